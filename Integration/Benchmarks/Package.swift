@@ -1,0 +1,24 @@
+// swift-tools-version:6.1
+import Foundation
+import PackageDescription
+
+// SwiftPM names a path dependency after its folder, which is wherever the repository was cloned;
+// compute that name instead of assuming it.
+let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent()
+let rootIdentity = root.lastPathComponent.lowercased()
+
+let package = Package(
+    name: "CourierBenchmarks",
+    dependencies: [.package(path: root.path)],
+    targets: [
+        .executableTarget(
+            name: "CourierBench",
+            dependencies: [
+                .product(name: "CourierHTTP", package: rootIdentity),
+                .product(name: "CourierSerialization", package: rootIdentity),
+            ],
+            path: "Sources/CourierBench"
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,38 @@
+import Foundation
+
+/// `CourierBench [GROUP ...]`: runs the named benchmark groups, or all of them.
+///
+/// Child-process modes (`child-<name> ...`) exist so that peak memory is measured in a fresh process.
+@main
+struct CourierBench {
+    static let groups: [(name: String, run: () throws -> Void)] = [
+        ("query-encode", QueryEncodeGroup.run),
+        ("multipart", MultipartGroup.run),
+    ]
+
+    static func main() throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first, first.hasPrefix("child-") {
+            try runChild(first, Array(arguments.dropFirst()))
+            return
+        }
+        let wanted = arguments.isEmpty ? groups.map(\.name) : arguments
+        for name in wanted {
+            guard let group = groups.first(where: { $0.name == name }) else {
+                log("unknown benchmark group \(name); known: \(groups.map(\.name).joined(separator: ", "))")
+                exit(2)
+            }
+            log("== \(name) (\(benchRuns) runs)")
+            try group.run()
+        }
+    }
+
+    static func runChild(_ mode: String, _ arguments: [String]) throws {
+        switch mode {
+        case "child-multipart": try MultipartGroup.child(arguments)
+        default:
+            log("unknown child mode \(mode)")
+            exit(2)
+        }
+    }
+}

@@ -1,0 +1,4 @@
+/// `query-encode`: written by the query-string work.
+enum QueryEncodeGroup {
+    static func run() throws {}
+}

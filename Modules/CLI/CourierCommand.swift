@@ -1,0 +1,8 @@
+internal import CourierHTTP
+
+@main
+struct CourierCommand {
+    static func main() {
+        print(HTTPStatus.ok)
+    }
+}

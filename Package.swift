@@ -1,0 +1,51 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// A library target whose sources live in `Modules/<folder>`.
+func module(_ name: String, folder: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies, path: "Modules/\(folder)")
+}
+
+let package = Package(
+    name: "Courier",
+    products: [
+        .library(name: "CourierHTTP", targets: ["CourierHTTP"]),
+        .library(name: "CourierSerialization", targets: ["CourierSerialization"]),
+        .executable(name: "courier", targets: ["CourierCLI"]),
+    ],
+    targets: [
+        // MARK: Pure-Swift layers: they link no C library.
+        module("CourierHTTP", folder: "HTTP"),
+        module("CourierSerialization", folder: "Serialization", ["CourierHTTP"]),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "CourierCLI",
+            dependencies: ["CourierHTTP", "CourierSerialization"],
+            path: "Modules/CLI"
+        ),
+
+        // MARK: Unit tests (no network)
+        .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
+        .testTarget(name: "CourierSerializationTests", dependencies: ["CourierSerialization"]),
+
+        // MARK: Integration tests (real servers and tools, started by ci/servers)
+        .testTarget(
+            name: "CourierIntegrationTests",
+            dependencies: ["CourierHTTP", "CourierSerialization"],
+            path: "Integration/Tests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
+    target.swiftSettings = settings
+}
+// -warnings-as-errors and -require-explicit-sendable are passed by ci/ (see ci/lib.sh), never as
+// unsafeFlags here, so that packages depending on Courier are not rejected.
