@@ -11,12 +11,14 @@ let package = Package(
     products: [
         .library(name: "CourierHTTP", targets: ["CourierHTTP"]),
         .library(name: "CourierSerialization", targets: ["CourierSerialization"]),
+        .library(name: "CourierTransport", targets: ["CourierTransport"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
         // MARK: Pure-Swift layers: they link no C library.
         module("CourierHTTP", folder: "HTTP"),
         module("CourierSerialization", folder: "Serialization", ["CourierHTTP"]),
+        module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
 
         // MARK: Executables
         .executableTarget(

@@ -1,0 +1,51 @@
+public import CourierHTTP
+
+/// The seam between the session layer and whatever moves bytes: libcurl, a test double, a recorder.
+///
+/// A transport starts one transfer per call and reports it through the transfer's events: the
+/// response head, body chunks with backpressure, progress, redirect responses (a transport never
+/// follows a redirect itself: the session layer decides), and completion with metrics or a typed
+/// ``TransportError``. Implementing the protocol takes one method.
+///
+/// ```swift
+/// let transfer = transport.startTransfer(request, options: TransferOptions())
+/// for await event in transfer.events {
+///     switch event {
+///     case .response(let head): print(head.status)
+///     case .body(let chunk): consume(chunk)
+///     case .completed(let metrics): print(metrics.total)
+///     case .failed(let error): print(error)
+///     default: break
+///     }
+/// }
+/// ```
+///
+/// - Important: Conformers never block the caller: `startTransfer` returns at once and the work
+///   happens elsewhere (a loop thread, a task).
+public protocol HTTPTransport: Sendable {
+    /// Starts sending `request` and returns the transfer that reports it.
+    ///
+    /// - Parameters:
+    ///   - request: The request, with its body.
+    ///   - options: Where the response body goes, buffering limits, per-transfer limits.
+    func startTransfer(_ request: HTTPRequest, options: TransferOptions) -> HTTPTransfer
+
+    /// Stops accepting transfers, cancels those in flight and releases resources; returns when done.
+    ///
+    /// The default does nothing, which suits transports that own nothing.
+    func shutdown() async
+}
+
+extension HTTPTransport {
+    /// Does nothing.
+    public func shutdown() async {}
+
+    /// Starts a transfer with default options.
+    ///
+    /// ```swift
+    /// let transfer = transport.startTransfer(request)
+    /// ```
+    public func startTransfer(_ request: HTTPRequest) -> HTTPTransfer {
+        startTransfer(request, options: TransferOptions())
+    }
+}
