@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "CourierHTTP", targets: ["CourierHTTP"]),
         .library(name: "CourierSerialization", targets: ["CourierSerialization"]),
         .library(name: "CourierTransport", targets: ["CourierTransport"]),
+        .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -19,6 +20,7 @@ let package = Package(
         module("CourierHTTP", folder: "HTTP"),
         module("CourierSerialization", folder: "Serialization", ["CourierHTTP"]),
         module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
+        module("CourierTesting", folder: "Testing", ["CourierHTTP", "CourierTransport"]),
 
         // MARK: Executables
         .executableTarget(
@@ -30,6 +32,8 @@ let package = Package(
         // MARK: Unit tests (no network)
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
         .testTarget(name: "CourierSerializationTests", dependencies: ["CourierSerialization"]),
+        .testTarget(name: "CourierTransportTests", dependencies: ["CourierHTTP", "CourierTransport"]),
+        .testTarget(name: "CourierTestingTests", dependencies: ["CourierHTTP", "CourierTransport", "CourierTesting"]),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)
         .testTarget(
