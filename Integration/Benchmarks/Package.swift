@@ -18,7 +18,9 @@ let package = Package(
                 .product(name: "CourierSerialization", package: rootIdentity),
             ],
             path: "Sources/CourierBench"
-        )
+        ),
+        // FoundationNetworking's URLSession, measured beside Courier; never a dependency of Courier.
+        .executableTarget(name: "URLSessionClient", path: "Sources/URLSessionClient"),
     ],
     swiftLanguageModes: [.v6]
 )
