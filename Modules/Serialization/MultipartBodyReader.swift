@@ -22,6 +22,9 @@ final class MultipartBodyReader: HTTPBodyReader {
     private var descriptor: Int32 = -1
     private var sourceReader: (any HTTPBodyReader)?
     private var nextPacket: ContinuousClock.Instant?
+    /// A stream source's pause that this reader passed on after handing out bytes it already had;
+    /// honoured on the next read so that the source is not asked again too early.
+    private var sourcePause: ContinuousClock.Instant?
 
     private enum Step {
         case copied(Int)
@@ -40,6 +43,10 @@ final class MultipartBodyReader: HTTPBodyReader {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> HTTPBodyReadResult {
         guard index < segments.count else { return .end }
         if let nextPacket, ContinuousClock.now < nextPacket { return .paused(until: nextPacket) }
+        if let sourcePause {
+            if ContinuousClock.now < sourcePause { return .paused(until: sourcePause) }
+            self.sourcePause = nil
+        }
         let limit = min(buffer.count, throttle?.packetSize ?? Int.max)
         guard limit > 0, let base = buffer.baseAddress else { return .bytes(0) }
         var filled = 0
@@ -50,6 +57,7 @@ final class MultipartBodyReader: HTTPBodyReader {
                 filled += count
             case .paused(let instant):
                 if filled == 0 { return .paused(until: instant) }
+                sourcePause = instant
                 break filling
             }
         }
@@ -62,6 +70,7 @@ final class MultipartBodyReader: HTTPBodyReader {
     func rewind() throws {
         closeFile()
         sourceReader = nil
+        sourcePause = nil
         index = 0
         position = 0
     }

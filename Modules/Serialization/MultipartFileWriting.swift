@@ -33,7 +33,9 @@ extension MultipartFormData {
         let source = try await makeBodySource(spillingData: false)
         let output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard output >= 0 else {
-            throw MultipartErrors.streamFailed("cannot create \(path.debugDescription): \(String(cString: strerror(errno)))")
+            throw MultipartErrors.streamFailed(
+                "cannot create \(path.debugDescription): \(String(cString: strerror(errno)))"
+            )
         }
         do throws(SerializationError) {
             try await copy(source.makeUnpacedReader(), to: output, path: path)
@@ -44,7 +46,9 @@ extension MultipartFormData {
         }
         guard close(output) == 0 else {
             unlink(path)
-            throw MultipartErrors.streamFailed("cannot finish \(path.debugDescription): \(String(cString: strerror(errno)))")
+            throw MultipartErrors.streamFailed(
+                "cannot finish \(path.debugDescription): \(String(cString: strerror(errno)))"
+            )
         }
         do {
             return try HTTPBody(fileAt: path)
@@ -109,7 +113,10 @@ extension MultipartFormData {
                 do {
                     try await Task.sleep(until: instant, clock: .continuous)
                 } catch {
-                    throw MultipartErrors.streamFailed("writing \(path.debugDescription) was cancelled", underlying: error)
+                    throw MultipartErrors.streamFailed(
+                        "writing \(path.debugDescription) was cancelled",
+                        underlying: error
+                    )
                 }
             }
         }

@@ -39,8 +39,10 @@ import Testing
     }
 
     @Test func writesContentTypeWithoutQuotesUnlessTheBoundaryNeedsThem() throws {
-        #expect(try MultipartFormData(boundary: "Boundary+0123ABCD4567EF89").contentType
-            == "multipart/form-data; boundary=Boundary+0123ABCD4567EF89")
+        #expect(
+            try MultipartFormData(boundary: "Boundary+0123ABCD4567EF89").contentType
+                == "multipart/form-data; boundary=Boundary+0123ABCD4567EF89"
+        )
         #expect(try MultipartFormData(boundary: "a b:c").contentType == "multipart/form-data; boundary=\"a b:c\"")
     }
 
@@ -152,7 +154,12 @@ import Testing
 
     @Test func escapesQuotesCarriageReturnsAndLineFeedsInNames() throws {
         var form = try MultipartFormData(boundary: "E")
-        try form.append(Data("v".utf8), name: "a\"b\r\nc", fileName: "evil\".txt\r\nX-Injected: 1", mimeType: "text/plain")
+        try form.append(
+            Data("v".utf8),
+            name: "a\"b\r\nc",
+            fileName: "evil\".txt\r\nX-Injected: 1",
+            mimeType: "text/plain"
+        )
         try form.append(Data("w".utf8), name: "ünï %22 ok")
         let expected =
             "--E\r\nContent-Disposition: form-data; name=\"a%22b%0D%0Ac\"; filename=\"evil%22.txt%0D%0AX-Injected: 1\"\r\n"
@@ -230,13 +237,29 @@ import Testing
     @Test func rejectsStreamsWithoutAUsableLength() throws {
         var form = MultipartFormData()
         #expect(throws: SerializationError.self) {
-            try form.append(source: MultipartTestSource(actual: Data(), declared: nil), name: "s", fileName: "s", mimeType: "a/b")
+            try form.append(
+                source: MultipartTestSource(actual: Data(), declared: nil),
+                name: "s",
+                fileName: "s",
+                mimeType: "a/b"
+            )
         }
         #expect(throws: SerializationError.self) {
-            try form.append(stream: AsyncThrowingStream<Data, any Error> { $0.finish() }, length: -1, name: "s", fileName: "s", mimeType: "a/b")
+            try form.append(
+                stream: AsyncThrowingStream<Data, any Error> { $0.finish() },
+                length: -1,
+                name: "s",
+                fileName: "s",
+                mimeType: "a/b"
+            )
         }
         #expect(throws: SerializationError.self) {
-            try form.append(source: MultipartTestSource(actual: Data(), declared: .max), name: "s", fileName: "s", mimeType: "a/b")
+            try form.append(
+                source: MultipartTestSource(actual: Data(), declared: .max),
+                name: "s",
+                fileName: "s",
+                mimeType: "a/b"
+            )
         }
         #expect(form.isEmpty)
     }
