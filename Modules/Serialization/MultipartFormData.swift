@@ -11,6 +11,11 @@ public import FoundationEssentials
 /// Appending a file records only its path and size; the bytes are read while the body is sent, so a
 /// file of any size costs one buffer. ``makeBody()`` returns a replayable `HTTPBody`.
 ///
+/// Making the body is synchronous unless the form holds a one-shot async stream: such a stream is
+/// copied to a temporary file first (so that the body stays replayable), which means awaiting it, so
+/// only the `async` overloads of ``makeBody()``, ``makeBodySource()`` and ``apply(to:)`` accept it.
+/// Inside an async function Swift picks those overloads by itself (`try await form.makeBody()`).
+///
 /// Two deliberate departures from AFNetworking:
 /// - Names and file names are escaped as the WHATWG HTML standard's multipart/form-data encoding
 ///   does: `"` becomes `%22`, CR `%0D` and LF `%0A`. AFNetworking writes them verbatim, so a quote in
@@ -25,7 +30,7 @@ public import FoundationEssentials
 /// try form.append(Data("hello".utf8), name: "greeting")
 /// try form.appendFile(atPath: "/srv/photos/cat.jpg", name: "photo")
 ///
-/// var request = HTTPRequest(method: .post, url: URL(string: "https://example.com/upload")!)
+/// var request = HTTPRequest(method: .post, url: uploadURL)
 /// try form.apply(to: &request)
 /// // Content-Type: multipart/form-data; boundary=Boundary+0123ABCD4567EF89
 /// // Content-Length: the exact total
