@@ -19,7 +19,11 @@ public import FoundationEssentials
 /// Two deliberate departures from AFNetworking:
 /// - Names and file names are escaped as the WHATWG HTML standard's multipart/form-data encoding
 ///   does: `"` becomes `%22`, CR `%0D` and LF `%0A`. AFNetworking writes them verbatim, so a quote in
-///   a file name cut the parameter short and a line break could inject headers.
+///   a file name cut the parameter short and a line break could inject headers. Servers that follow
+///   the HTML standard decode `%22` back to a quote and keep `%0D` and `%0A` as text (werkzeug, and so
+///   Flask, do exactly that). A backslash is sent as it is, as browsers send it; parsers that apply
+///   quoted-string escapes (werkzeug among them) read `\"` as an escaped quote, so a name that ends
+///   in a backslash is misread there.
 /// - Every length is verified while reading: a file that changed size after it was appended, or a
 ///   stream that ends early or runs long, makes the body's reader throw instead of sending a body
 ///   that disagrees with its `Content-Length`.

@@ -123,6 +123,10 @@ extension MultipartFormData {
 /// Turns parts into body segments: delimiters and headers are gathered into byte runs, big in-memory
 /// bodies and one-shot streams go to a temporary file.
 struct MultipartBodyAssembler {
+    /// In-memory bodies up to this size are copied next to the delimiters, so that a form of many
+    /// small fields reads as one run of bytes; larger ones keep their own storage.
+    static let inlineLimit = 16 * 1024
+
     private let boundary: String
     private let throttle: MultipartThrottle?
     private var segments: [MultipartSegment] = []
@@ -184,8 +188,11 @@ struct MultipartBodyAssembler {
                     try file.write(data)
                     push(.spilled(file, offset: spillLength, length: Int64(data.count)))
                     spillLength += Int64(data.count)
-                } else {
+                } else if data.count <= Self.inlineLimit {
                     pending.append(data)
+                } else {
+                    // Shares the form's storage instead of copying a large body next to it.
+                    push(.bytes(data))
                 }
             case .file(let path, let length):
                 push(.file(path: path, length: length))

@@ -48,6 +48,11 @@ import Testing
                 )
             },
             { try $0.appendParts(from: ["a": ["b": [1, 2, 3]], "c": "ü"]) },
+            {
+                try $0.append(Data(repeating: 3, count: 40_000), name: "big")
+                try $0.append(Data("s".utf8), name: "small")
+                try $0.append(Data(repeating: 4, count: 20_000), name: "big2", fileName: "b", mimeType: "a/b")
+            },
         ]
         for (index, shape) in shapes.enumerated() {
             for threshold in [Int64.max, 0] {
