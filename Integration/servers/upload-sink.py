@@ -1,0 +1,129 @@
+"""An HTTP/1.1 upstream for nginx's /upload: reads each request body to the end, keeps none of it,
+and answers 200 with the number of body bytes received.
+
+Usage: upload-sink.py UNIX-SOCKET-PATH
+
+nginx proxies /upload here with request buffering off, so an upload over HTTP/1.1, h2 or the unix
+socket streams through without touching the disk, and a chunked upload (no Content-Length) is counted
+too. The response body is the byte count and a newline; `X-Upload-Framing` says whether the body came
+with a Content-Length or chunked. Connections are kept alive for nginx's upstream keepalive pool.
+"""
+
+import os
+import socket
+import socketserver
+import sys
+
+RECEIVE_SIZE = 1 << 20
+MAX_HEAD = 64 * 1024
+
+
+class Closed(Exception):
+    """The peer closed the connection."""
+
+
+class Reader:
+    """Buffered reads from a socket, with a discard that bypasses the buffer for bulk bytes."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.buffer = bytearray()
+        self.scratch = bytearray(RECEIVE_SIZE)
+        self.view = memoryview(self.scratch)
+
+    def fill(self):
+        count = self.sock.recv_into(self.view)
+        if count == 0:
+            raise Closed()
+        self.buffer += self.view[:count]
+
+    def read_until(self, marker, limit):
+        while True:
+            index = self.buffer.find(marker)
+            if index >= 0:
+                line = bytes(self.buffer[:index])
+                del self.buffer[: index + len(marker)]
+                return line
+            if len(self.buffer) > limit:
+                raise ValueError("header section too long")
+            self.fill()
+
+    def discard(self, count):
+        taken = min(count, len(self.buffer))
+        del self.buffer[:taken]
+        count -= taken
+        while count > 0:
+            received = self.sock.recv_into(self.view, min(count, RECEIVE_SIZE))
+            if received == 0:
+                raise Closed()
+            count -= received
+
+
+def read_chunked(reader):
+    total = 0
+    while True:
+        size_line = reader.read_until(b"\r\n", MAX_HEAD)
+        size = int(size_line.split(b";", 1)[0].strip(), 16)
+        if size == 0:
+            # Trailer section, then the blank line that ends the message.
+            while reader.read_until(b"\r\n", MAX_HEAD):
+                pass
+            return total
+        reader.discard(size)
+        reader.read_until(b"\r\n", 2)
+        total += size
+
+
+class Handler(socketserver.BaseRequestHandler):
+    def handle(self):
+        reader = Reader(self.request)
+        try:
+            while self.serve_one(reader):
+                pass
+        except (Closed, ConnectionError):
+            pass
+        except ValueError as error:
+            self.respond(400, f"bad request: {error}\n".encode(), "none", close=True)
+
+    def serve_one(self, reader):
+        head = reader.read_until(b"\r\n\r\n", MAX_HEAD)
+        lines = head.split(b"\r\n")
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(b":")
+            headers[name.strip().lower()] = value.strip()
+        close = headers.get(b"connection", b"").lower() == b"close"
+        if b"chunked" in headers.get(b"transfer-encoding", b"").lower():
+            total, framing = read_chunked(reader), "chunked"
+        else:
+            total, framing = int(headers.get(b"content-length", b"0")), "length"
+            reader.discard(total)
+        self.respond(200, f"{total}\n".encode(), framing, close)
+        return not close
+
+    def respond(self, status, body, framing, close):
+        reason = {200: "OK", 400: "Bad Request"}[status]
+        head = (
+            f"HTTP/1.1 {status} {reason}\r\n"
+            f"Content-Type: text/plain\r\n"
+            f"Content-Length: {len(body)}\r\n"
+            f"X-Upload-Framing: {framing}\r\n"
+            f"Connection: {'close' if close else 'keep-alive'}\r\n\r\n"
+        )
+        self.request.sendall(head.encode() + body)
+
+
+class Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    daemon_threads = True
+
+
+def main():
+    path = sys.argv[1]
+    if os.path.exists(path):
+        os.unlink(path)
+    with Server(path, Handler) as server:
+        server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
