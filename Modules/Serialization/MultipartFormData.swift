@@ -9,11 +9,11 @@ public import FoundationEssentials
 /// `--boundary--` CRLF. ``contentLength`` is exact and computed without reading any file.
 ///
 /// Appending a file records only its path and size; the bytes are read while the body is sent, so a
-/// file of any size costs one buffer. ``makeBody()`` returns a replayable `HTTPBody`.
+/// file of any size costs one buffer. `makeBody()` returns a replayable `HTTPBody`.
 ///
 /// Making the body is synchronous unless the form holds a one-shot async stream: such a stream is
 /// copied to a temporary file first (so that the body stays replayable), which means awaiting it, so
-/// only the `async` overloads of ``makeBody()``, ``makeBodySource()`` and ``apply(to:)`` accept it.
+/// only the `async` overloads of `makeBody()`, `makeBodySource()` and `apply(to:)` accept it.
 /// Inside an async function Swift picks those overloads by itself (`try await form.makeBody()`).
 ///
 /// Two deliberate departures from AFNetworking:
@@ -48,7 +48,7 @@ public struct MultipartFormData: Sendable {
 
     /// The most bytes of in-memory part bodies a body keeps in memory.
     ///
-    /// When the in-memory parts add up to more, ``makeBody()`` copies them to a temporary file so
+    /// When the in-memory parts add up to more, `makeBody()` copies them to a temporary file so
     /// that the body does not pin them; the file is deleted with the last copy of the body.
     public var memoryThreshold: Int64 = MultipartFormData.defaultMemoryThreshold
 
@@ -97,7 +97,7 @@ public struct MultipartFormData: Sendable {
     /// Whether the form has no parts.
     ///
     /// An empty form has no valid multipart encoding (RFC 2046 requires a body part), so, as in
-    /// AFNetworking, ``apply(to:)`` leaves the request unchanged and ``makeBody()`` returns an empty
+    /// AFNetworking, `apply(to:)` leaves the request unchanged and `makeBody()` returns an empty
     /// body.
     public var isEmpty: Bool { parts.isEmpty }
 
@@ -111,7 +111,7 @@ public struct MultipartFormData: Sendable {
     }
 
     /// Whether a part is a one-shot async stream, so that the body must be made with the async
-    /// ``makeBody()``.
+    /// `makeBody()`.
     public var hasOneShotStreams: Bool {
         parts.contains { part in
             if case .oneShot = part.body { return true }
@@ -240,7 +240,7 @@ public struct MultipartFormData: Sendable {
     /// Appends an async sequence of chunks that can be read only once, with its exact length.
     ///
     /// AFNetworking trusts the declared length; Courier checks it. Because the sequence cannot be
-    /// replayed, the async ``makeBody()`` copies it to a temporary file (verifying the length) so the
+    /// replayed, the async `makeBody()` copies it to a temporary file (verifying the length) so the
     /// body can still be sent again after a redirect; the synchronous `makeBody()` refuses such a form.
     /// A form (and its copies) can make one body from a given stream.
     ///

@@ -44,7 +44,7 @@ extension MultipartFormData {
     /// let source = try form.makeBodySource()
     /// let body = HTTPBody(source: source)
     /// ```
-    /// - Throws: As the synchronous ``makeBody()``.
+    /// - Throws: As the synchronous `makeBody()`.
     public func makeBodySource() throws(SerializationError) -> MultipartBodySource {
         var assembler = MultipartBodyAssembler(boundary: boundary, throttle: throttle)
         try assembler.add(parts, spillingData: inMemoryBytes > memoryThreshold, streams: [:])
@@ -56,7 +56,7 @@ extension MultipartFormData {
     /// ```swift
     /// let source = try await form.makeBodySource()
     /// ```
-    /// - Throws: As the async ``makeBody()``.
+    /// - Throws: As the async `makeBody()`.
     public func makeBodySource() async throws(SerializationError) -> MultipartBodySource {
         try await makeBodySource(spillingData: inMemoryBytes > memoryThreshold)
     }
@@ -81,7 +81,7 @@ extension MultipartFormData {
     /// var request = HTTPRequest(method: .post, url: uploadURL)
     /// try form.apply(to: &request)
     /// ```
-    /// - Throws: As the synchronous ``makeBody()``.
+    /// - Throws: As the synchronous `makeBody()`.
     public func apply(to request: inout HTTPRequest) throws(SerializationError) {
         guard !isEmpty else { return }
         let body = try makeBody()
@@ -94,7 +94,7 @@ extension MultipartFormData {
     /// ```swift
     /// try await form.apply(to: &request)
     /// ```
-    /// - Throws: As the async ``makeBody()``.
+    /// - Throws: As the async `makeBody()`.
     public func apply(to request: inout HTTPRequest) async throws(SerializationError) {
         guard !isEmpty else { return }
         let body = try await makeBody()

@@ -16,7 +16,7 @@ internal import Synchronization
 /// #expect(transport.requests.map(\.url.absoluteString) == ["https://api.example.com/me"])
 /// ```
 ///
-/// A request that matches no stub fails with ``TransportError`` of category `.other`, naming the
+/// A request that matches no stub fails with `TransportError` of category `.other`, naming the
 /// request, so a missing stub is reported rather than hanging.
 public final class MockTransport: HTTPTransport {
     /// What a stub answers.
@@ -106,7 +106,10 @@ public final class MockTransport: HTTPTransport {
     /// ```swift
     /// transport.stub(matching: { $0.method == .post }, reply: .init(status: 201))
     /// ```
-    /// - Parameter times: How many requests the stub answers; `nil` for every one.
+    /// - Parameters:
+    ///   - matches: Whether the stub answers a request.
+    ///   - reply: What it answers.
+    ///   - times: How many requests the stub answers; `nil` for every one.
     public func stub(
         matching matches: @escaping @Sendable (HTTPRequest) -> Bool,
         reply: Reply,
