@@ -193,7 +193,9 @@ public struct OpenSSLCertificateVerifier: CertificateVerifying {
                 let der = Self.encode(x509)
                 X509_free(x509)
                 guard let der else {
-                    return .failure(SecurityError(.invalidPEM, reason: "certificate \(certificates.count) cannot be encoded"))
+                    return .failure(
+                        SecurityError(.invalidPEM, reason: "certificate \(certificates.count) cannot be encoded")
+                    )
                 }
                 certificates.append(Certificate(derBytes: der))
             }

@@ -54,7 +54,10 @@ public final class OpenSSLTrustHook: Sendable {
     /// - Parameters:
     ///   - evaluator: The policy; it runs inside the handshake and must not block.
     ///   - verifier: The verifier handed to the evaluator.
-    public init(evaluator: any ServerTrustEvaluating, verifier: OpenSSLCertificateVerifier = OpenSSLCertificateVerifier()) {
+    public init(
+        evaluator: any ServerTrustEvaluating,
+        verifier: OpenSSLCertificateVerifier = OpenSSLCertificateVerifier()
+    ) {
         OpenSSLRuntime.initialize()
         self.evaluator = evaluator
         self.verifier = verifier

@@ -18,7 +18,10 @@ final class FakeCertificateVerifier: CertificateVerifying {
     let verifyOutcome: @Sendable (VerifyCall) -> SecurityError?
     private let calls = Mutex<[VerifyCall]>([])
 
-    init(keys: [Certificate: Data] = [:], verifyOutcome: @escaping @Sendable (VerifyCall) -> SecurityError? = { _ in nil }) {
+    init(
+        keys: [Certificate: Data] = [:],
+        verifyOutcome: @escaping @Sendable (VerifyCall) -> SecurityError? = { _ in nil }
+    ) {
         self.keys = keys
         self.verifyOutcome = verifyOutcome
     }

@@ -63,7 +63,9 @@ import Testing
         let verifier = TrustFixtures.verifier()
         let evaluator = PinnedCertificatesTrustEvaluator(pinnedCertificates: [])
 
-        #expect(evaluator.evaluate(TrustFixtures.trust(verifier: verifier)) == .reject(reason: "no pinned certificates"))
+        #expect(
+            evaluator.evaluate(TrustFixtures.trust(verifier: verifier)) == .reject(reason: "no pinned certificates")
+        )
         #expect(verifier.verifyCalls.isEmpty)
     }
 }
