@@ -53,7 +53,10 @@ public struct PublicKeyPinningTrustEvaluator: ServerTrustEvaluating {
         if validatesHost, !trust.hostIsAcceptable {
             return .reject(reason: TrustRejection.hostMismatch(trust))
         }
-        for certificate in trust.certificates + trust.verifiedChain {
+        // The verified chain repeats the presented certificates it used; each key is read once, as
+        // reading one costs a certificate parse.
+        let unseen = trust.verifiedChain.filter { !trust.certificates.contains($0) }
+        for certificate in trust.certificates + unseen {
             // Like AFNetworking, a certificate whose key cannot be read is skipped, not fatal.
             guard let pin = try? PublicKeyPin(certificate: certificate, using: trust.verifier) else { continue }
             if pins.contains(pin) { return .accept }

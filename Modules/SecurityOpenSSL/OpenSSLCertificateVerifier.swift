@@ -61,6 +61,9 @@ public struct OpenSSLCertificateVerifier: CertificateVerifying {
         for (position, certificate) in chain.enumerated() {
             parsedChain.append(try X509Certificate(certificate, position: position))
         }
+        // X509_STORE_CTX_init borrows the leaf without a reference: keep every parsed certificate
+        // alive until OpenSSL is done (Swift may otherwise free it after its last use here).
+        defer { withExtendedLifetime(parsedChain) {} }
         var parsedAnchors: [X509Certificate] = []
         for (position, certificate) in anchors.enumerated() {
             parsedAnchors.append(try X509Certificate(certificate, position: position))
@@ -124,6 +127,8 @@ public struct OpenSSLCertificateVerifier: CertificateVerifying {
         ERR_set_mark()
         defer { ERR_pop_to_mark() }
         let parsed = try X509Certificate(certificate)
+        // The key is borrowed from the certificate: keep the certificate alive until it is encoded.
+        defer { withExtendedLifetime(parsed) {} }
         guard let key = X509_get_X509_PUBKEY(parsed.pointer) else {
             throw SecurityError(.invalidCertificate, reason: "the certificate has no public key")
         }
@@ -230,6 +235,8 @@ public struct OpenSSLCertificateVerifier: CertificateVerifying {
         ERR_set_mark()
         defer { ERR_pop_to_mark() }
         let parsed = try X509Certificate(certificate)
+        // Names and dates are borrowed from the certificate: keep it alive until they are copied.
+        defer { withExtendedLifetime(parsed) {} }
         guard let notBefore = Self.date(X509_get0_notBefore(parsed.pointer)),
             let notAfter = Self.date(X509_get0_notAfter(parsed.pointer))
         else {

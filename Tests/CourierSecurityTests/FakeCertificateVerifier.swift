@@ -17,6 +17,7 @@ final class FakeCertificateVerifier: CertificateVerifying {
     /// Decides a verification; nil means it succeeds.
     let verifyOutcome: @Sendable (VerifyCall) -> SecurityError?
     private let calls = Mutex<[VerifyCall]>([])
+    private let keyReads = Mutex<[Certificate]>([])
 
     init(
         keys: [Certificate: Data] = [:],
@@ -27,6 +28,8 @@ final class FakeCertificateVerifier: CertificateVerifying {
     }
 
     var verifyCalls: [VerifyCall] { calls.withLock { $0 } }
+    /// The certificates whose public key was asked for, in order.
+    var keyReadCertificates: [Certificate] { keyReads.withLock { $0 } }
 
     func verify(_ chain: [Certificate], anchors: [Certificate], host: String?, at time: Date?) throws(SecurityError) {
         let call = VerifyCall(chain: chain, anchors: anchors, host: host, time: time)
@@ -35,6 +38,7 @@ final class FakeCertificateVerifier: CertificateVerifying {
     }
 
     func subjectPublicKeyInfo(of certificate: Certificate) throws(SecurityError) -> Data {
+        keyReads.withLock { $0.append(certificate) }
         guard let key = keys[certificate] else {
             throw SecurityError(.invalidCertificate, reason: "fake: unknown certificate")
         }

@@ -23,6 +23,18 @@ import Testing
         #expect(evaluator.evaluate(withVerifiedChain) == .accept)
     }
 
+    @Test func readsEachKeyOnceWhenTheVerifiedChainRepeatsThePresentedOne() {
+        let verifier = TrustFixtures.verifier()
+        let evaluator = PublicKeyPinningTrustEvaluator(pins: [TrustFixtures.pin(TrustFixtures.rootKey)])
+        let trust = TrustFixtures.trust(
+            verifiedChain: [TrustFixtures.leaf, TrustFixtures.intermediate, TrustFixtures.root],
+            verifier: verifier
+        )
+
+        #expect(evaluator.evaluate(trust) == .accept)
+        #expect(verifier.keyReadCertificates == [TrustFixtures.leaf, TrustFixtures.intermediate, TrustFixtures.root])
+    }
+
     @Test func requiresTheDefaultChainVerdictUnlessToldOtherwise() {
         let pins = [TrustFixtures.pin(TrustFixtures.leafKey)]
         let untrusted = TrustFixtures.trust(chain: TrustFixtures.selfSigned)
