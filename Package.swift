@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "CourierSerialization", targets: ["CourierSerialization"]),
         .library(name: "CourierTransport", targets: ["CourierTransport"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
+        .library(name: "CourierSecurityOpenSSL", targets: ["CourierSecurityOpenSSL"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -21,6 +23,21 @@ let package = Package(
         module("CourierSerialization", folder: "Serialization", ["CourierHTTP"]),
         module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
         module("CourierTesting", folder: "Testing", ["CourierHTTP", "CourierTransport"]),
+        module("CourierSecurity", folder: "Security"),
+
+        // MARK: Backends: the only targets that link OpenSSL or libcurl.
+        .systemLibrary(
+            name: "CCourierOpenSSL",
+            path: "Modules/CCourierOpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "CCourierOpenSSLShim", dependencies: ["CCourierOpenSSL"], path: "Modules/CCourierOpenSSLShim"),
+        module(
+            "CourierSecurityOpenSSL",
+            folder: "SecurityOpenSSL",
+            ["CourierSecurity", "CCourierOpenSSL", "CCourierOpenSSLShim"]
+        ),
 
         // MARK: Executables
         .executableTarget(
@@ -34,6 +51,12 @@ let package = Package(
         .testTarget(name: "CourierSerializationTests", dependencies: ["CourierSerialization"]),
         .testTarget(name: "CourierTransportTests", dependencies: ["CourierHTTP", "CourierTransport"]),
         .testTarget(name: "CourierTestingTests", dependencies: ["CourierHTTP", "CourierTransport", "CourierTesting"]),
+        .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity"]),
+        .testTarget(
+            name: "CourierSecurityOpenSSLTests",
+            dependencies: ["CourierSecurity", "CourierSecurityOpenSSL", "CCourierOpenSSL", "CCourierOpenSSLShim"],
+            exclude: ["Fixtures"]
+        ),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)
         .testTarget(

@@ -1,0 +1,63 @@
+/// A typed failure of a certificate operation or of installing a trust hook.
+///
+/// ``code`` is what callers act on; ``reason`` keeps the library's own words, and ``libraryCode`` its
+/// numeric error (OpenSSL's `X509_V_ERR_*` for verification failures).
+///
+/// ```swift
+/// do {
+///     try verifier.verify(chain, anchors: pinned, host: "api.test")
+/// } catch where error.code == .verificationFailed {
+///     print(error.reason)  // "hostname mismatch"
+/// }
+/// ```
+public struct SecurityError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// Bytes that were expected to be a DER certificate are not one.
+        public static let invalidCertificate = Code("invalidCertificate")
+        /// PEM text holds no certificate, or a certificate block is truncated or corrupt.
+        public static let invalidPEM = Code("invalidPEM")
+        /// A chain did not verify against the anchors (issuer, dates, purpose or host name).
+        public static let verificationFailed = Code("verificationFailed")
+        /// A public-key pin is not of the form `sha256//<base64 of 32 bytes>`.
+        public static let invalidPin = Code("invalidPin")
+        /// A trust hook could not be installed on a TLS context.
+        public static let installationFailed = Code("installationFailed")
+
+        /// The code's name.
+        public var description: String { name }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// What went wrong, in the library's words where it gave any.
+    public let reason: String
+    /// The library's numeric error, when there is one.
+    public let libraryCode: Int?
+
+    /// Creates an error.
+    ///
+    /// ```swift
+    /// throw SecurityError(.verificationFailed, reason: "hostname mismatch", libraryCode: 62)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - reason: What went wrong.
+    ///   - libraryCode: The library's numeric error.
+    public init(_ code: Code, reason: String, libraryCode: Int? = nil) {
+        self.code = code
+        self.reason = reason
+        self.libraryCode = libraryCode
+    }
+
+    /// `"verificationFailed (code 62): hostname mismatch"`.
+    public var description: String {
+        var text = "\(code)"
+        if let libraryCode { text += " (code \(libraryCode))" }
+        return text + ": \(reason)"
+    }
+}
