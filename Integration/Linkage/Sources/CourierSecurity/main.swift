@@ -1,0 +1,4 @@
+import CourierSecurity
+
+// Uses a symbol of the module so that the linker keeps it.
+print(HostVerdict.notChecked)
