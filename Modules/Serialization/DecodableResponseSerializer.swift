@@ -14,7 +14,9 @@ public import FoundationEssentials
 ///   the type, what failed and the coding path (`$` is the top level), such as
 ///   `Response could not be decoded as Item: key not found at $.items[2].name`, with the
 ///   `DecodingError` at the bottom of the chain and Foundation's code for it (4864 for corrupt or
-///   mismatched data, 4865 for a missing key or value).
+///   mismatched data, 4865 for a missing key or value). With a `JSONDecoder` or a
+///   `PropertyListDecoder`, input nested deeper than 512 levels is refused as corrupt data before the
+///   decoder runs, because their parsers can crash on it.
 ///
 /// ```swift
 /// struct Item: Decodable, Sendable { let id: Int; let name: String }
@@ -76,6 +78,23 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Validati
         )
         guard let data, !data.isEmpty else {
             return emptyBody(context)
+        }
+        let nestingViolation: String? =
+            switch decoder {
+            case is JSONDecoder: JSONNestingLimit.violation(in: data)
+            case is PropertyListDecoder: PropertyListNestingLimit.violation(in: data)
+            default: nil
+            }
+        if let nestingViolation {
+            let error = ResponseFailure.make(
+                .decodingFailed,
+                urlErrorCode: 4864,
+                description: "Response could not be decoded as \(Value.self): data corrupted at $",
+                failureReason: nestingViolation,
+                cause: nil,
+                context: context
+            )
+            return SerializedResponse(value: nil, error: error)
         }
         do {
             return SerializedResponse(value: try decoder.decode(Value.self, from: data), error: validationError)

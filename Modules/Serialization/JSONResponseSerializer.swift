@@ -22,7 +22,7 @@ public import FoundationEssentials
 /// The parser is FoundationEssentials' `JSONDecoder`, which is slightly more lenient than
 /// `NSJSONSerialization`: it accepts a trailing comma in arrays and objects and a leading byte-order
 /// mark. Nesting deeper than 512 arrays or objects is an ``SerializationError/Code/invalidJSON``
-/// error, not a stack overflow.
+/// error, checked before the parser runs because the parser traps on some such input.
 ///
 /// ```swift
 /// var serializer = JSONResponseSerializer()
@@ -82,6 +82,9 @@ public struct JSONResponseSerializer: ValidatingResponseSerializer {
             request: request,
             validationError: validationError
         )
+        if let reason = JSONNestingLimit.violation(in: data) {
+            return SerializedResponse(value: nil, error: Self.invalidJSON(reason, nil, context))
+        }
         let value: JSONValue
         do {
             value = try Self.decoder.decode(JSONValue.self, from: data)

@@ -9,7 +9,9 @@ public import FoundationEssentials
 ///   missing body; the transport delivers an empty one for a 204, so both are treated alike.
 /// - An unparsable body is a ``SerializationError/Code/invalidPropertyList`` error (code 3840,
 ///   Foundation's text, the parser's explanation as failure reason) with the validation error and
-///   the parser's error beneath it.
+///   the parser's error beneath it. Nesting deeper than 512 levels and, in binary lists, reference
+///   cycles are refused the same way before the parser runs, because the parser would overflow its
+///   stack on them.
 ///
 /// ```swift
 /// let serializer = PropertyListResponseSerializer()
@@ -51,25 +53,38 @@ public struct PropertyListResponseSerializer: ValidatingResponseSerializer {
             return SerializedResponse(value: nil, error: validationError)
         }
         guard let data, !data.isEmpty else { return SerializedResponse(value: nil, error: validationError) }
+        let context = ResponseFailure.Context(
+            response: response,
+            data: data,
+            request: request,
+            validationError: validationError
+        )
+        if let reason = PropertyListNestingLimit.violation(in: data) {
+            return SerializedResponse(value: nil, error: Self.invalidPropertyList(reason, nil, context))
+        }
         do {
             let value = try PropertyListDecoder().decode(PropertyListValue.self, from: data)
             return SerializedResponse(value: value, error: validationError)
         } catch {
-            let context = ResponseFailure.Context(
-                response: response,
-                data: data,
-                request: request,
-                validationError: validationError
+            return SerializedResponse(
+                value: nil,
+                error: Self.invalidPropertyList(ResponseFailure.reason(for: error), error, context)
             )
-            let failure = ResponseFailure.make(
-                .invalidPropertyList,
-                urlErrorCode: 3840,
-                description: ResponseFailure.unreadableDataDescription,
-                failureReason: ResponseFailure.reason(for: error),
-                cause: error,
-                context: context
-            )
-            return SerializedResponse(value: nil, error: failure)
         }
+    }
+
+    private static func invalidPropertyList(
+        _ reason: String,
+        _ cause: (any Error)?,
+        _ context: ResponseFailure.Context
+    ) -> SerializationError {
+        ResponseFailure.make(
+            .invalidPropertyList,
+            urlErrorCode: 3840,
+            description: ResponseFailure.unreadableDataDescription,
+            failureReason: reason,
+            cause: cause,
+            context: context
+        )
     }
 }
