@@ -19,10 +19,7 @@ extension JSONValue: Codable {
             self = .null
             return
         }
-        do {
-            self = .bool(try container.decode(Bool.self))
-            return
-        } catch DecodingError.typeMismatch {}
+        // Most common first: every failed attempt costs a thrown error.
         do {
             self = .string(try container.decode(String.self))
             return
@@ -43,10 +40,14 @@ extension JSONValue: Codable {
             return
         } catch DecodingError.typeMismatch {}
         do {
-            self = .array(try container.decode([JSONValue].self))
+            self = .bool(try container.decode(Bool.self))
             return
         } catch DecodingError.typeMismatch {}
-        self = .object(try container.decode([String: JSONValue].self))
+        do {
+            self = .object(try container.decode([String: JSONValue].self))
+            return
+        } catch DecodingError.typeMismatch {}
+        self = .array(try container.decode([JSONValue].self))
     }
 
     /// Encodes the value; a non-finite ``double(_:)`` fails as `JSONEncoder` fails for any such double.

@@ -54,6 +54,8 @@ public struct StringResponseSerializer: ValidatingResponseSerializer {
             request: request,
             validationError: validationError
         )
+        // Empty is empty in every charset, named or not.
+        guard let data, !data.isEmpty else { return SerializedResponse(value: "", error: validationError) }
         let charset: Charset
         if let encoding {
             charset = encoding
@@ -74,7 +76,6 @@ public struct StringResponseSerializer: ValidatingResponseSerializer {
         } else {
             charset = .utf8
         }
-        guard let data, !data.isEmpty else { return SerializedResponse(value: "", error: validationError) }
         do {
             return SerializedResponse(value: try charset.decode(data), error: validationError)
         } catch {

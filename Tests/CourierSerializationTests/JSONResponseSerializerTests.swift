@@ -164,6 +164,13 @@ import Testing
         )
     }
 
+    @Test func readsAWholeNumberInExponentFormAsTheIntegerItDenotes() throws {
+        // The shortest text of the double 1753744288335170560 denotes 1753744288335170600.
+        #expect(
+            try serialize("[1.7537442883351706e+18, 1e3, 2.5e1]").value == [.int(1_753_744_288_335_170_600), 1000, 25]
+        )
+    }
+
     @Test func keepsTheFirstOfDuplicateKeys() throws {
         #expect(try serialize(#"{"a":1,"a":2}"#).value == ["a": 1])
     }

@@ -44,7 +44,19 @@ struct JSONTreeGenerator {
         }
     }
 
+    /// A double whose text parses back to the same value. Whole doubles from 2^53 to 2^63 are left
+    /// out: their shortest text (`1.7537442883351706e+18`) denotes a different integer than the
+    /// double holds, and the parser rightly returns that integer.
     private mutating func double() -> Double {
+        while true {
+            let candidate = anyDouble()
+            let magnitude = candidate.magnitude
+            if candidate == candidate.rounded(), magnitude >= 0x1p53, magnitude < 0x1p63 { continue }
+            return candidate
+        }
+    }
+
+    private mutating func anyDouble() -> Double {
         switch below(4) {
         case 0:
             // Any finite bit pattern: subnormals, huge magnitudes, negative zero.

@@ -202,6 +202,9 @@ import Testing
         let missing = StringResponseSerializer().serializedResponse(response: nil, data: nil, request: nil)
         #expect(missing.value == "")
         #expect(missing.error == nil)
+        let unknownCharset = try serialize([], contentType: "text/plain; charset=klingon", status: 204)
+        #expect(unknownCharset.value == "")
+        #expect(unknownCharset.error == nil)
     }
 
     @Test func decodesDespiteAStatusFailureButNotDespiteAContentTypeFailure() throws {
