@@ -16,7 +16,7 @@ public import FoundationEssentials
 /// do {
 ///     let value = try serializer.serialize(response: response, data: data)
 /// } catch let error as SerializationError where error.contains(.unacceptableStatusCode) {
-///     print(error.localizedDescription)  // "Request failed: Not Found (404)"
+///     print(error.localizedDescription)  // "Request failed: not found (404)"
 ///     print(error.response?.status.code ?? 0)
 /// }
 /// ```
@@ -81,7 +81,8 @@ public struct SerializationError: Error, Sendable, CustomStringConvertible {
     /// Which side failed, with AFNetworking's domain string as its raw value.
     public let domain: Domain
     /// AFNetworking's URL-loading error code: -1011, -1016 or -1000; 3840 for unparsable JSON or
-    /// property lists (Foundation's code), 0 where AFNetworking defines none.
+    /// property lists (Foundation's code); 4864 or 4865 for a `Decodable` failure (the codes a
+    /// `DecodingError` bridges to on Apple platforms); 0 where AFNetworking defines none.
     public let urlErrorCode: Int
     /// AFNetworking's description, such as `Request failed: unacceptable content-type: text/html`.
     public let localizedDescription: String

@@ -1,0 +1,49 @@
+internal import FoundationEssentials
+
+/// A guard in front of `JSONDecoder` against input that nests too deeply.
+///
+/// FoundationEssentials' JSON scanner rejects nesting deeper than 512 levels, but when the opening
+/// bracket that crosses the limit is the last byte of the input it traps instead of throwing
+/// (513 `[` and nothing else crash the process). A response body is untrusted, so the depth is
+/// checked here first, in one pass that skips string contents, and anything deeper than the
+/// scanner's own limit is refused with a typed error. Valid input is unaffected: the scanner would
+/// refuse the same documents.
+enum JSONNestingLimit {
+    /// The JSON scanner's limit.
+    static let maximumDepth = 512
+
+    /// Why `data` nests too deeply, or `nil` when it does not.
+    static func violation(in data: Data) -> String? {
+        let offset: Int? = data.withUnsafeBytes { bytes in
+            var depth = 0
+            var inString = false
+            var escaped = false
+            for (index, byte) in bytes.enumerated() {
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""):
+                    inString = true
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth += 1
+                    if depth > maximumDepth { return index }
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    depth = max(depth - 1, 0)
+                default:
+                    break
+                }
+            }
+            return nil
+        }
+        guard let offset else { return nil }
+        return "Too many nested arrays or objects: more than \(maximumDepth) levels at byte offset \(offset)."
+    }
+}

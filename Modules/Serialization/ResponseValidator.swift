@@ -1,0 +1,114 @@
+public import CourierHTTP
+public import FoundationEssentials
+
+/// Checks a response's status code and MIME type, as AFNetworking's `AFHTTPResponseSerializer` does.
+///
+/// Every serializer in this module validates with one of these before it reads the body. The rules
+/// are AFNetworking 4's, with one deliberate difference noted below:
+///
+/// - Only an HTTP response is validated; with no response, everything is valid.
+/// - Content type (only when ``acceptableContentTypes`` is set): the response's MIME type (the
+///   `Content-Type` media type without parameters, lowercased) must be in the set, unless the
+///   response has no MIME type *and* no body. The error has code ``SerializationError/Code/unacceptableContentType``,
+///   URL-loading code `-1016` and the description `Request failed: unacceptable content-type: <mime>`
+///   (`(null)` when there is no MIME type but there is a body, as AFNetworking prints it).
+///   Types compare case-insensitively (RFC 9110 §8.3.1); AFNetworking compares the lowercased MIME
+///   type with the set as given.
+/// - Status (only when ``acceptableStatusCodes`` is set): the code must be in the set. The error has
+///   code ``SerializationError/Code/unacceptableStatusCode``, URL-loading code `-1011` and the
+///   description `Request failed: <reason phrase> (<code>)` with the reason phrase lowercased, as
+///   Apple's `HTTPURLResponse.localizedString(forStatusCode:)` writes it: `Request failed: not found (404)`.
+///   swift-corelibs-foundation capitalises the phrase (`Not Found`); Courier keeps Apple's casing so
+///   messages match AFNetworking on Apple platforms. The phrase is the IANA registry's, so the rare
+///   codes where Apple's table words things differently read differently.
+/// - Both errors carry the failing URL (the response's, else the request's), the response and the
+///   body. When both checks fail, the status error is returned with the content-type error as its
+///   ``SerializationError/underlying`` error.
+///
+/// The difference: AFNetworking marks a content-type mismatch with an *empty* body invalid but
+/// reports no error object, and reports nothing at all when the response has no URL. Courier always
+/// reports an invalid response with an error, because an invalid response with no error cannot be
+/// told apart from a valid one by the caller.
+///
+/// ```swift
+/// var validator = ResponseValidator(acceptableContentTypes: ["application/json"])
+/// validator.acceptableStatusCodes = Set(200...299).union([304])
+/// if let error = validator.validate(response: response, data: body, request: request) {
+///     print(error.localizedDescription)  // "Request failed: unacceptable content-type: text/html"
+/// }
+/// ```
+public struct ResponseValidator: Sendable, Hashable {
+    /// 200 through 299, AFNetworking's default.
+    public static let defaultAcceptableStatusCodes: Set<Int> = Set(200...299)
+
+    /// The status codes that are acceptable; `nil` accepts every code.
+    public var acceptableStatusCodes: Set<Int>?
+    /// The MIME types that are acceptable, such as `application/json`; `nil` accepts every type.
+    public var acceptableContentTypes: Set<String>?
+
+    /// Creates a validator.
+    ///
+    /// ```swift
+    /// let anyStatus = ResponseValidator(acceptableStatusCodes: nil, acceptableContentTypes: ["text/csv"])
+    /// ```
+    /// - Parameters:
+    ///   - acceptableStatusCodes: The acceptable codes, 200...299 by default; `nil` for any.
+    ///   - acceptableContentTypes: The acceptable MIME types; `nil` (the default) for any.
+    public init(
+        acceptableStatusCodes: Set<Int>? = ResponseValidator.defaultAcceptableStatusCodes,
+        acceptableContentTypes: Set<String>? = nil
+    ) {
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.acceptableContentTypes = acceptableContentTypes
+    }
+
+    /// Validates a response; returns `nil` when it is acceptable and the error otherwise.
+    ///
+    /// ```swift
+    /// let error = ResponseValidator().validate(response: response, data: body, request: nil)
+    /// ```
+    /// - Parameters:
+    ///   - response: The response; `nil` is always valid.
+    ///   - data: The body, carried by the error and used for the no-type-no-body exception.
+    ///   - request: The request; its URL is the failing URL when the response has none.
+    public func validate(response: HTTPResponse?, data: Data?, request: HTTPRequest?) -> SerializationError? {
+        guard let response else { return nil }
+        let failingURL = response.url ?? request?.url
+        let hasBody = !(data?.isEmpty ?? true)
+
+        var contentTypeError: SerializationError?
+        if let acceptableContentTypes, response.mimeType != nil || hasBody,
+            !Self.accepts(response.mimeType, among: acceptableContentTypes)
+        {
+            contentTypeError = SerializationError(
+                code: .unacceptableContentType,
+                domain: .response,
+                urlErrorCode: -1016,
+                localizedDescription: "Request failed: unacceptable content-type: \(response.mimeType ?? "(null)")",
+                failingURL: failingURL,
+                response: response,
+                data: data
+            )
+        }
+
+        if let acceptableStatusCodes, !acceptableStatusCodes.contains(response.status.code) {
+            let phrase = response.status.reasonPhrase.lowercased()
+            return SerializationError(
+                code: .unacceptableStatusCode,
+                domain: .response,
+                urlErrorCode: -1011,
+                localizedDescription: "Request failed: \(phrase) (\(response.status.code))",
+                failingURL: failingURL,
+                response: response,
+                data: data,
+                underlying: contentTypeError
+            )
+        }
+        return contentTypeError
+    }
+
+    private static func accepts(_ mimeType: String?, among types: Set<String>) -> Bool {
+        guard let mimeType else { return false }
+        return types.contains(mimeType) || types.contains { $0.lowercased() == mimeType }
+    }
+}
