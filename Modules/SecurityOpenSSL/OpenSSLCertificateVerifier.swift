@@ -43,8 +43,8 @@ public struct OpenSSLCertificateVerifier: CertificateVerifying {
     ///   - anchors: The only trusted certificates.
     ///   - host: A DNS name or IP literal (brackets allowed), or nil.
     ///   - time: When dates are checked; nil means now.
-    /// - Throws: ``SecurityError`` with ``SecurityError/Code/verificationFailed`` and OpenSSL's reason
-    ///   and `X509_V_ERR_*` code, or ``SecurityError/Code/invalidCertificate``.
+    /// - Throws: `SecurityError` with `SecurityError.Code.verificationFailed` and OpenSSL's reason
+    ///   and `X509_V_ERR_*` code, or `SecurityError.Code.invalidCertificate`.
     public func verify(
         _ chain: [Certificate],
         anchors: [Certificate],
@@ -122,7 +122,7 @@ public struct OpenSSLCertificateVerifier: CertificateVerifying {
     ///
     /// - Parameter certificate: The certificate.
     /// - Returns: The DER bytes.
-    /// - Throws: ``SecurityError`` with ``SecurityError/Code/invalidCertificate``.
+    /// - Throws: `SecurityError` with `SecurityError.Code.invalidCertificate`.
     public func subjectPublicKeyInfo(of certificate: Certificate) throws(SecurityError) -> Data {
         ERR_set_mark()
         defer { ERR_pop_to_mark() }
@@ -178,7 +178,7 @@ public struct OpenSSLCertificateVerifier: CertificateVerifying {
     ///
     /// - Parameter pem: PEM text.
     /// - Returns: The certificates, at least one.
-    /// - Throws: ``SecurityError`` with ``SecurityError/Code/invalidPEM`` and OpenSSL's reason when
+    /// - Throws: `SecurityError` with `SecurityError.Code.invalidPEM` and OpenSSL's reason when
     ///   there is no certificate or a block is truncated or corrupt.
     public func certificates(fromPEM pem: Data) throws(SecurityError) -> [Certificate] {
         guard !pem.isEmpty else { throw SecurityError(.invalidPEM, reason: "the PEM text is empty") }
@@ -230,7 +230,7 @@ public struct OpenSSLCertificateVerifier: CertificateVerifying {
     ///
     /// - Parameter certificate: The certificate.
     /// - Returns: What the certificate says about itself.
-    /// - Throws: ``SecurityError`` with ``SecurityError/Code/invalidCertificate``.
+    /// - Throws: `SecurityError` with `SecurityError.Code.invalidCertificate`.
     public func info(of certificate: Certificate) throws(SecurityError) -> CertificateInfo {
         ERR_set_mark()
         defer { ERR_pop_to_mark() }

@@ -1,20 +1,20 @@
 internal import CCourierOpenSSLShim
 public import CourierSecurity
 
-/// Connects a ``ServerTrustEvaluating`` to OpenSSL's certificate verification for a TLS client
+/// Connects a `ServerTrustEvaluating` to OpenSSL's certificate verification for a TLS client
 /// context: the piece a libcurl transport calls from `CURLOPT_SSL_CTX_FUNCTION`.
 ///
 /// ``install(on:host:onDecision:)`` sets a certificate-verify callback on the `SSL_CTX`. For every
 /// handshake made from that context, OpenSSL calls it with the server's chain; it computes the
 /// default verdicts (chain against the context's CA store without host name, then the host on the
-/// leaf), builds a ``ServerTrust`` and asks the evaluator. A rejection fails the handshake with
+/// leaf), builds a `ServerTrust` and asks the evaluator. A rejection fails the handshake with
 /// `X509_V_ERR_APPLICATION_VERIFICATION` before any request byte is sent (libcurl reports
 /// `CURLE_PEER_FAILED_VERIFICATION`).
 ///
 /// Requirements on the transport (libcurl options), because OpenSSL or libcurl would otherwise
 /// bypass the evaluator:
 /// - `CURLOPT_SSL_VERIFYPEER=1`: with `SSL_VERIFY_NONE` OpenSSL ignores the callback's verdict.
-/// - `CURLOPT_SSL_VERIFYHOST=0`: the evaluator owns host matching (``HostVerdict``), so a policy can
+/// - `CURLOPT_SSL_VERIFYHOST=0`: the evaluator owns host matching (`HostVerdict`), so a policy can
 ///   turn it off.
 /// - `CURLOPT_SSL_SESSIONID_CACHE=0`: a resumed TLS session sends no certificate and skips the
 ///   callback. Likewise libcurl reuses connections without asking again, so a transport keeps one
@@ -42,7 +42,7 @@ public import CourierSecurity
 public final class OpenSSLTrustHook: Sendable {
     /// The policy asked on every handshake.
     public let evaluator: any ServerTrustEvaluating
-    /// The verifier handed to the evaluator in each ``ServerTrust``.
+    /// The verifier handed to the evaluator in each `ServerTrust`.
     public let verifier: OpenSSLCertificateVerifier
 
     /// Creates a hook for one evaluator.
@@ -78,10 +78,10 @@ public final class OpenSSLTrustHook: Sendable {
     ///   - sslContext: The `SSL_CTX *` (what libcurl passes to `CURLOPT_SSL_CTX_FUNCTION`); it must
     ///     come from the same libssl as this module links.
     ///   - host: The host as connected: a DNS name, an IP literal (`[::1]` is accepted), or nil to
-    ///     skip the host check (``HostVerdict/notChecked``).
+    ///     skip the host check (`HostVerdict.notChecked`).
     ///   - onDecision: Called after each evaluation with the trust and the decision, on the
     ///     handshake's thread; the transport uses it to report a rejection's reason. It must not block.
-    /// - Throws: ``SecurityError`` with ``SecurityError/Code/installationFailed`` when OpenSSL cannot
+    /// - Throws: `SecurityError` with `SecurityError.Code.installationFailed` when OpenSSL cannot
     ///   store the callback (out of memory).
     public func install(
         on sslContext: UnsafeMutableRawPointer,

@@ -3,7 +3,7 @@ internal import CCourierOpenSSLShim
 internal import CourierSecurity
 internal import FoundationEssentials
 
-/// An owned OpenSSL `X509 *` parsed from a ``Certificate``.
+/// An owned OpenSSL `X509 *` parsed from a `Certificate`.
 ///
 /// Not Sendable: it wraps a C pointer and lives only inside one verifier call, on one thread; it is
 /// freed when the last reference goes.
