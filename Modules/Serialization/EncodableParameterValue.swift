@@ -61,6 +61,9 @@ struct EncodableParameterValue: Encodable {
     }
 
     private func rejection(_ reason: String, at container: any SingleValueEncodingContainer) -> EncodingError {
-        EncodingError.invalidValue(value, EncodingError.Context(codingPath: container.codingPath, debugDescription: reason))
+        EncodingError.invalidValue(
+            value,
+            EncodingError.Context(codingPath: container.codingPath, debugDescription: reason)
+        )
     }
 }

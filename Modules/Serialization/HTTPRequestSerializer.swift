@@ -107,7 +107,8 @@ public struct HTTPRequestSerializer: RequestSerializing {
         {
             headers.add(field)
         }
-        if let userAgent, let field = try? HTTPHeaders.Field(name: "User-Agent", value: UserAgent.asciiOnly(userAgent)) {
+        if let userAgent, let field = try? HTTPHeaders.Field(name: "User-Agent", value: UserAgent.asciiOnly(userAgent))
+        {
             headers.add(field)
         }
         self.headers = headers
