@@ -53,6 +53,7 @@ public struct QueryStringEncoder: Sendable {
 struct QueryWriter {
     private(set) var output: [UInt8] = []
     private var prefix: [UInt8] = []
+    private var wrotePair = false
 
     init() {
         output.reserveCapacity(256)
@@ -114,9 +115,11 @@ struct QueryWriter {
         }
     }
 
-    /// Writes the `&` separator (unless first) and the escaped field.
+    /// Writes the `&` separator (unless first) and the escaped field. A pair can be empty (a null
+    /// under an empty key), so "first" is tracked rather than read off an empty output.
     private mutating func beginField() {
-        if !output.isEmpty { output.append(UInt8(ascii: "&")) }
+        if wrotePair { output.append(UInt8(ascii: "&")) }
+        wrotePair = true
         output.append(contentsOf: prefix)
     }
 

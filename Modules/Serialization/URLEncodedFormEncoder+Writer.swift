@@ -4,6 +4,7 @@ struct FormWriter {
     let options: URLEncodedFormEncoder
     private(set) var output: [UInt8] = []
     private var prefix: [UInt8] = []
+    private var wrotePair = false
     private let spaceAsPlus: Bool
 
     init(options: URLEncodedFormEncoder) {
@@ -88,8 +89,11 @@ struct FormWriter {
         }
     }
 
+    /// Writes the `&` separator (unless first) and the escaped field. A pair can be empty (a null
+    /// under an empty key), so "first" is tracked rather than read off an empty output.
     private mutating func beginField() {
-        if !output.isEmpty { output.append(UInt8(ascii: "&")) }
+        if wrotePair { output.append(UInt8(ascii: "&")) }
+        wrotePair = true
         output.append(contentsOf: prefix)
     }
 
