@@ -1,3 +1,5 @@
+internal import FoundationEssentials
+
 /// Encodes ``Parameters`` as a query string or form body with AFNetworking's rules
 /// (`AFQueryStringFromParameters`).
 ///
@@ -28,7 +30,10 @@ public struct QueryStringEncoder: Sendable {
     /// QueryStringEncoder().encode(["page": 3, "debug": true])  // "debug=1&page=3"
     /// ```
     public func encode(_ parameters: Parameters) -> String {
-        String(decoding: encodeBytes(parameters), as: UTF8.self)
+        guard !parameters.isEmpty else { return "" }
+        var writer = QueryWriter()
+        writer.writeDictionary(parameters, nested: false)
+        return writer.output.string
     }
 
     /// Returns the query string for `parameters` as UTF-8 bytes, ready to be a form body.
@@ -40,7 +45,7 @@ public struct QueryStringEncoder: Sendable {
         guard !parameters.isEmpty else { return [] }
         var writer = QueryWriter()
         writer.writeDictionary(parameters, nested: false)
-        return writer.output
+        return writer.output.bytes
     }
 }
 
@@ -49,64 +54,68 @@ public struct QueryStringEncoder: Sendable {
 /// It yields exactly what rendering ``ParameterValue/flatten(_:)`` gives, but keeps the field as
 /// already-escaped bytes in a stack (`prefix`): escaping works byte by byte, so
 /// `escape(prefix + "[" + key + "]")` is `escape(prefix) + "%5B" + escape(key) + "%5D"`, and no field
-/// string is ever built.
-struct QueryWriter {
-    private(set) var output: [UInt8] = []
-    private var prefix: [UInt8] = []
+/// string is ever built. Dictionary entries are sorted in a stack-allocated buffer, so the walk
+/// allocates only its two byte buffers.
+struct QueryWriter: ~Copyable {
+    private(set) var output = EscapingByteBuffer(capacity: 256)
+    private var prefix = EscapingByteBuffer(capacity: 64)
     private var wrotePair = false
 
-    init() {
-        output.reserveCapacity(256)
-        prefix.reserveCapacity(64)
-    }
-
-    private static let openBracket: [UInt8] = Array("%5B".utf8)
-    private static let closeBracket: [UInt8] = Array("%5D".utf8)
+    init() {}
 
     /// Writes a dictionary's entries; top-level keys are fields, nested ones become `prefix[key]`
     /// (even under an empty top-level key, so test `nested`, not an empty prefix).
     mutating func writeDictionary(_ dictionary: [String: ParameterValue], nested: Bool) {
-        let base = prefix.count
-        for (key, value) in Self.sortedEntries(dictionary) {
-            if !nested {
-                Self.escape(key, into: &prefix)
-            } else {
-                prefix.append(contentsOf: Self.openBracket)
-                Self.escape(key, into: &prefix)
-                prefix.append(contentsOf: Self.closeBracket)
-            }
-            write(value)
-            prefix.removeSubrange(base...)
+        let count = dictionary.count
+        if count == 0 { return }
+        if count == 1 {
+            for (key, value) in dictionary { writeEntry(key: key, value: value, nested: nested) }
+            return
         }
+        withUnsafeTemporaryAllocation(of: (key: String, value: ParameterValue).self, capacity: count) { entries in
+            let initialized = entries.initialize(fromContentsOf: dictionary)
+            var sorted = UnsafeMutableBufferPointer(rebasing: entries[..<initialized])
+            sorted.sort { Self.utf16Precedes($0.key, $1.key) }
+            for entry in sorted { writeEntry(key: entry.key, value: entry.value, nested: nested) }
+            sorted.deinitialize()
+        }
+    }
+
+    private mutating func writeEntry(key: String, value: ParameterValue, nested: Bool) {
+        let base = prefix.count
+        if nested { prefix.append(ascii: "%5B") }
+        prefix.appendEscaped(key)
+        if nested { prefix.append(ascii: "%5D") }
+        write(value)
+        prefix.truncate(to: base)
     }
 
     private mutating func write(_ value: ParameterValue) {
         switch value {
         case .string(let string):
             beginPair()
-            Self.escape(string, into: &output)
+            output.appendEscaped(string)
         case .int(let int):
             beginPair()
-            Self.writeDecimal(int, into: &output)
+            output.appendDecimal(int)
         case .bool(let bool):
             beginPair()
             output.append(bool ? UInt8(ascii: "1") : UInt8(ascii: "0"))
         case .double(let double):
             beginPair()
-            Self.escape(ParameterValue.text(of: double), into: &output)
+            output.appendEscaped(ParameterValue.text(of: double))
         case .data(let data):
             beginPair()
-            PercentEscaping.escape(data, into: &output)
+            data.withUnsafeBytes { output.appendEscaped($0.bindMemory(to: UInt8.self)) }
         case .null:
             beginField()
         case .dictionary(let dictionary):
             writeDictionary(dictionary, nested: true)
         case .array(let values):
             let base = prefix.count
-            prefix.append(contentsOf: Self.openBracket)
-            prefix.append(contentsOf: Self.closeBracket)
+            prefix.append(ascii: "%5B%5D")
             for element in values { write(element) }
-            prefix.removeSubrange(base...)
+            prefix.truncate(to: base)
         case .set(let values):
             // Set members repeat the same field; order by their text as AFNetworking does.
             for member in values.sorted(by: { ParameterValue.precedes($0.textValue, $1.textValue) }) {
@@ -120,21 +129,12 @@ struct QueryWriter {
     private mutating func beginField() {
         if wrotePair { output.append(UInt8(ascii: "&")) }
         wrotePair = true
-        output.append(contentsOf: prefix)
+        output.append(prefix)
     }
 
     private mutating func beginPair() {
         beginField()
         output.append(UInt8(ascii: "="))
-    }
-
-    /// The entries of a dictionary in AFNetworking's key order (UTF-16 code units).
-    static func sortedEntries(_ dictionary: [String: ParameterValue]) -> [(key: String, value: ParameterValue)] {
-        var entries = Array(dictionary)
-        if entries.count > 1 {
-            entries.sort { utf16Precedes($0.key, $1.key) }
-        }
-        return entries
     }
 
     /// The same order as ``ParameterValue/precedes(_:_:)`` (UTF-16 code units), computed on UTF-8.
@@ -146,21 +146,29 @@ struct QueryWriter {
     /// never collide with them, and at the first differing byte both strings sit on the same
     /// character boundary or inside the same multi-byte character.
     static func utf16Precedes(_ lhs: String, _ rhs: String) -> Bool {
-        var left = lhs
-        var right = rhs
-        return left.withUTF8 { leftBytes in
-            right.withUTF8 { rightBytes in
-                let count = min(leftBytes.count, rightBytes.count)
-                var index = 0
-                while index < count {
-                    let a = leftBytes[index]
-                    let b = rightBytes[index]
-                    if a != b { return utf16Rank(a) < utf16Rank(b) }
-                    index += 1
-                }
-                return leftBytes.count < rightBytes.count
-            }
+        // Borrow the native UTF-8 where possible (no copy, no retain); bridged strings take the
+        // copying path.
+        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in utf16Precedes(left, right) }
         }
+        if let fast, let result = fast { return result }
+        let left = Array(lhs.utf8)
+        let right = Array(rhs.utf8)
+        return left.withUnsafeBufferPointer { left in
+            right.withUnsafeBufferPointer { right in utf16Precedes(left, right) }
+        }
+    }
+
+    private static func utf16Precedes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = min(left.count, right.count)
+        var index = 0
+        while index < count {
+            let a = left[index]
+            let b = right[index]
+            if a != b { return utf16Rank(a) < utf16Rank(b) }
+            index += 1
+        }
+        return left.count < right.count
     }
 
     @inline(__always)
@@ -168,21 +176,4 @@ struct QueryWriter {
         byte >= 0xEE && byte <= 0xEF ? UInt16(byte) &+ 0x10 : UInt16(byte)
     }
 
-    @inline(__always)
-    static func escape(_ string: String, into output: inout [UInt8]) {
-        var string = string
-        string.withUTF8 { PercentEscaping.escape($0, into: &output) }
-    }
-
-    static func writeDecimal(_ value: Int, into output: inout [UInt8]) {
-        if value < 0 { output.append(UInt8(ascii: "-")) }
-        // The magnitude as UInt, so that Int.min does not overflow; digits go in backwards, then flip.
-        var magnitude = value.magnitude
-        let start = output.count
-        repeat {
-            output.append(UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0"))
-            magnitude /= 10
-        } while magnitude > 0
-        output[start...].reverse()
-    }
 }

@@ -15,9 +15,13 @@ final class FormNode {
     }
 
     private(set) var content: Content = .unset
-    /// Keys in the order they were first encoded (already rewritten by the key encoding).
-    private(set) var keys: [String] = []
-    private(set) var children: [String: FormNode] = [:]
+    /// Keyed children in the order their keys were first encoded (keys already rewritten by the key
+    /// encoding).
+    private(set) var entries: [(key: String, node: FormNode)] = []
+    /// A key index, built only once a node has many keys: most have a handful, and a linear scan
+    /// beats hashing there.
+    private var index: [String: Int]?
+    private static let indexThreshold = 12
     private(set) var elements: [FormNode] = []
 
     func setNull() { reset(to: .null) }
@@ -39,10 +43,18 @@ final class FormNode {
     /// The child for `key`; encoding a key again replaces its value but keeps its first position.
     func child(_ key: String) -> FormNode {
         makeKeyed()
-        if let existing = children[key] { return existing }
+        if let index {
+            if let position = index[key] { return entries[position].node }
+        } else {
+            for entry in entries where entry.key == key { return entry.node }
+        }
         let node = FormNode()
-        keys.append(key)
-        children[key] = node
+        entries.append((key, node))
+        if index != nil {
+            index?[key] = entries.count - 1
+        } else if entries.count > Self.indexThreshold {
+            index = Dictionary(entries.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         return node
     }
 
@@ -57,9 +69,9 @@ final class FormNode {
 
     private func reset(to content: Content) {
         self.content = content
-        if !keys.isEmpty {
-            keys = []
-            children = [:]
+        if !entries.isEmpty {
+            entries = []
+            index = nil
         }
         if !elements.isEmpty { elements = [] }
     }
@@ -104,26 +116,16 @@ final class FormValueEncoder: Encoder, SingleValueEncodingContainer {
 
     /// Encodes `value` into this encoder's node, with the special cases for dates, data, URLs and
     /// decimals that `JSONEncoder` also makes.
-    func encodeValue(_ value: some Encodable) throws {
-        switch value {
-        case let date as Date:
-            if let text = try options.dateEncoding.text(for: date) {
-                node.setScalar(text)
-                return
-            }
-        case let data as Data:
-            if let text = try options.dataEncoding.text(for: data) {
-                node.setScalar(text)
-                return
-            }
-        case let url as URL:
-            node.setScalar(url.absoluteString)
-            return
-        case let decimal as Decimal:
-            node.setScalar(decimal.description)
-            return
-        default:
-            break
+    func encodeValue<Value: Encodable>(_ value: Value) throws {
+        // Compare metadata first: a dynamic cast per value is the slow part of a generic walk.
+        if Value.self == Date.self, let date = value as? Date {
+            if let text = try options.dateEncoding.text(for: date) { return node.setScalar(text) }
+        } else if Value.self == Data.self, let data = value as? Data {
+            if let text = try options.dataEncoding.text(for: data) { return node.setScalar(text) }
+        } else if Value.self == URL.self, let url = value as? URL {
+            return node.setScalar(url.absoluteString)
+        } else if Value.self == Decimal.self, let decimal = value as? Decimal {
+            return node.setScalar(decimal.description)
         }
         try value.encode(to: self)
     }

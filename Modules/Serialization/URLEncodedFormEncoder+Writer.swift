@@ -1,21 +1,16 @@
 /// Writes a ``FormNode`` tree as form bytes, the way ``QueryWriter`` writes ``Parameters``: the field
 /// is kept as already-escaped bytes on a stack, so no field string is ever built.
-struct FormWriter {
+struct FormWriter: ~Copyable {
     let options: URLEncodedFormEncoder
-    private(set) var output: [UInt8] = []
-    private var prefix: [UInt8] = []
+    private(set) var output = EscapingByteBuffer(capacity: 256)
+    private var prefix = EscapingByteBuffer(capacity: 64)
     private var wrotePair = false
     private let spaceAsPlus: Bool
 
     init(options: URLEncodedFormEncoder) {
         self.options = options
         spaceAsPlus = options.spaceEncoding == .plusReplaced
-        output.reserveCapacity(256)
-        prefix.reserveCapacity(64)
     }
-
-    private static let openBracket: [UInt8] = Array("%5B".utf8)
-    private static let closeBracket: [UInt8] = Array("%5D".utf8)
 
     /// Writes the root, which must be keyed (an untouched root is an empty form).
     mutating func writeRoot(_ root: FormNode, typeName: String) throws(SerializationError) {
@@ -31,18 +26,17 @@ struct FormWriter {
     }
 
     private mutating func writeKeyed(_ node: FormNode, nested: Bool) {
-        var keys = node.keys
-        if options.alphabetizeKeyValuePairs, keys.count > 1 {
-            keys.sort(by: QueryWriter.utf16Precedes)
+        var entries = node.entries
+        if options.alphabetizeKeyValuePairs, entries.count > 1 {
+            entries.sort { QueryWriter.utf16Precedes($0.key, $1.key) }
         }
         let base = prefix.count
-        for key in keys {
-            guard let child = node.children[key] else { continue }
-            if nested { prefix.append(contentsOf: Self.openBracket) }
-            escape(key, into: &prefix)
-            if nested { prefix.append(contentsOf: Self.closeBracket) }
+        for (key, child) in entries {
+            if nested { prefix.append(ascii: "%5B") }
+            prefix.appendEscaped(key, spaceAsPlus: spaceAsPlus)
+            if nested { prefix.append(ascii: "%5D") }
             write(child)
-            prefix.removeSubrange(base...)
+            prefix.truncate(to: base)
         }
     }
 
@@ -53,7 +47,7 @@ struct FormWriter {
         case .scalar(let text):
             beginField()
             output.append(UInt8(ascii: "="))
-            escape(text, into: &output)
+            output.appendEscaped(text, spaceAsPlus: spaceAsPlus)
         case .null:
             switch options.nilEncoding {
             case .dropKey:
@@ -65,7 +59,7 @@ struct FormWriter {
                 output.append(UInt8(ascii: "="))
             case .null:
                 beginField()
-                output.append(contentsOf: "=null".utf8)
+                output.append(ascii: "=null")
             }
         case .keyed:
             writeKeyed(node, nested: true)
@@ -74,17 +68,16 @@ struct FormWriter {
             for (index, element) in node.elements.enumerated() {
                 switch options.arrayEncoding {
                 case .brackets:
-                    prefix.append(contentsOf: Self.openBracket)
-                    prefix.append(contentsOf: Self.closeBracket)
+                    prefix.append(ascii: "%5B%5D")
                 case .noBrackets:
                     break
                 case .indexInBrackets:
-                    prefix.append(contentsOf: Self.openBracket)
-                    QueryWriter.writeDecimal(index, into: &prefix)
-                    prefix.append(contentsOf: Self.closeBracket)
+                    prefix.append(ascii: "%5B")
+                    prefix.appendDecimal(index)
+                    prefix.append(ascii: "%5D")
                 }
                 write(element)
-                prefix.removeSubrange(base...)
+                prefix.truncate(to: base)
             }
         }
     }
@@ -94,13 +87,7 @@ struct FormWriter {
     private mutating func beginField() {
         if wrotePair { output.append(UInt8(ascii: "&")) }
         wrotePair = true
-        output.append(contentsOf: prefix)
-    }
-
-    private func escape(_ string: String, into buffer: inout [UInt8]) {
-        var string = string
-        let spaceAsPlus = spaceAsPlus
-        string.withUTF8 { PercentEscaping.escape($0, into: &buffer, spaceAsPlus: spaceAsPlus) }
+        output.append(prefix)
     }
 }
 

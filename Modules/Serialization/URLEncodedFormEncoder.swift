@@ -186,7 +186,7 @@ public struct URLEncodedFormEncoder: Sendable {
     ///   the top-level value is not keyed, when the value's `encode(to:)` throws, or when a custom
     ///   closure throws (its error is ``SerializationError/underlying``).
     public func encode(_ value: some Encodable) throws(SerializationError) -> String {
-        String(decoding: try encodeBytes(value), as: UTF8.self)
+        try write(value).output.string
     }
 
     /// Returns the form encoding of `value` as UTF-8 bytes, ready to be a body.
@@ -196,6 +196,10 @@ public struct URLEncodedFormEncoder: Sendable {
     /// ```
     /// - Throws: As ``encode(_:)``.
     public func encodeBytes(_ value: some Encodable) throws(SerializationError) -> [UInt8] {
+        try write(value).output.bytes
+    }
+
+    private func write(_ value: some Encodable) throws(SerializationError) -> FormWriter {
         let root = FormNode()
         do {
             try FormValueEncoder(options: self, node: root, codingPath: []).encodeValue(value)
@@ -209,7 +213,7 @@ public struct URLEncodedFormEncoder: Sendable {
         }
         var writer = FormWriter(options: self)
         try writer.writeRoot(root, typeName: "\(type(of: value))")
-        return writer.output
+        return writer
     }
 }
 

@@ -85,6 +85,19 @@ import Testing
         #expect(encoder.encode(parameters) == "big=1e%2B20&d=1&f=0&h=0.5&min=-9223372036854775808&n=-42&t=1")
     }
 
+    @Test func escapesEveryByteValueExactlyAsPercentEscaping() {
+        for byte in UInt8.min...UInt8.max {
+            var expected: [UInt8] = []
+            PercentEscaping.escape([byte], into: &expected)
+            #expect(encoder.encode(["k": .data(Data([byte]))]) == "k=" + String(decoding: expected, as: UTF8.self))
+        }
+        let ascii = String(decoding: (0...127).map { UInt8($0) }, as: UTF8.self)
+        #expect(
+            encoder.encode([ascii: .string(ascii)]) == PercentEscaping.escape(ascii) + "="
+                + PercentEscaping.escape(ascii)
+        )
+    }
+
     @Test func escapesDataByteByByte() {
         #expect(encoder.encode(["d": .data(Data([0x00, 0xFF, 0x41, 0x20, 0x2F]))]) == "d=%00%FFA%20/")
     }

@@ -94,6 +94,16 @@ private struct Keys: Encodable {
     let plain: Int
 }
 
+private struct RepeatedKey: Encodable {
+    enum CodingKeys: String, CodingKey { case a, b }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(1, forKey: .a)
+        try container.encode(2, forKey: .b)
+        try container.encode(3, forKey: .a)
+    }
+}
+
 private struct Failing: Encodable {
     struct Boom: Error {}
     func encode(to encoder: any Encoder) throws { throw Boom() }
@@ -134,6 +144,23 @@ private struct Failing: Encodable {
             #expect(encoded == expected, "case \(index), seed \(seed)")
             if encoded != expected { return }
         }
+    }
+
+    @Test func encodesManyKeysLikeTheParameters() throws {
+        var dictionary: [String: Int] = [:]
+        var parameters: Parameters = [:]
+        for index in 0..<40 {
+            dictionary["k\(index)"] = index
+            parameters["k\(index)"] = .int(index)
+        }
+        #expect(
+            try URLEncodedFormEncoder().encode(["nested": dictionary])
+                == QueryStringEncoder().encode(["nested": .dictionary(parameters)])
+        )
+    }
+
+    @Test func keepsTheFirstPositionAndTheLastValueOfARepeatedKey() throws {
+        #expect(try URLEncodedFormEncoder(alphabetizeKeyValuePairs: false).encode(RepeatedKey()) == "a=3&b=2")
     }
 
     @Test func encodesBooleansNumericallyOrLiterally() throws {

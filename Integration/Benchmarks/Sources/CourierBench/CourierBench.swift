@@ -5,7 +5,7 @@ import Foundation
 /// Child-process modes (`child-<name> ...`) exist so that peak memory is measured in a fresh process.
 @main
 struct CourierBench {
-    static let groups: [(name: String, run: () throws -> Void)] = [
+    static let groups: [(name: String, run: @Sendable () throws -> Void)] = [
         ("query-encode", QueryEncodeGroup.run),
         ("multipart", MultipartGroup.run),
     ]
