@@ -146,17 +146,33 @@ public struct HTTPRequestSerializer: RequestSerializing {
     }
 
     /// The default value of a header, compared case-insensitively.
+    ///
+    /// ```swift
+    /// HTTPRequestSerializer(preferredLanguages: ["fr"]).value(forHeader: "accept-language")  // "fr;q=1"
+    /// ```
     public func value(forHeader name: String) -> String? {
         headers[name]
     }
 
     /// Whether `method`'s parameters go in the query string (compared upper-cased, as AFNetworking).
+    ///
+    /// ```swift
+    /// HTTPRequestSerializer().encodesParametersInURI(.delete)  // true
+    /// HTTPRequestSerializer().encodesParametersInURI(.post)    // false
+    /// ```
     public func encodesParametersInURI(_ method: HTTPMethod) -> Bool {
         let name = method.rawValue.uppercased()
         return methodsEncodingParametersInURI.contains { $0.rawValue.uppercased() == name }
     }
 
     /// Returns a request with the explicitly set ``timeout`` and ``handlesCookies``.
+    ///
+    /// ```swift
+    /// var serializer = HTTPRequestSerializer()
+    /// serializer.timeout = .seconds(5)
+    /// let request = serializer.makeRequest(method: .get, url: URL(string: "https://example.com/")!)
+    /// request.timeout  // .seconds(5)
+    /// ```
     public func makeRequest(method: HTTPMethod, url: URL) -> HTTPRequest {
         var request = HTTPRequest(method: method, url: url)
         if let timeout { request.timeout = timeout }
@@ -167,6 +183,11 @@ public struct HTTPRequestSerializer: RequestSerializing {
     /// Returns `request` with each default header it lacks.
     ///
     /// Other serializers built on this one (JSON, property lists, multipart forms) start here.
+    ///
+    /// ```swift
+    /// let request = HTTPRequestSerializer().applyingDefaultHeaders(to: HTTPRequest(url: url))
+    /// request.headers["User-Agent"]  // "my-tool (Linux 6.1.0-18-amd64)"
+    /// ```
     public func applyingDefaultHeaders(to request: HTTPRequest) -> HTTPRequest {
         var request = request
         request.headers.addMissing(from: headers)
@@ -176,6 +197,10 @@ public struct HTTPRequestSerializer: RequestSerializing {
     /// The query string for `parameters`: `nil` when they are `nil`, the custom serializer's result
     /// when set, otherwise ``QueryStringEncoder``'s.
     ///
+    /// ```swift
+    /// let query = try HTTPRequestSerializer().queryString(for: request, parameters: ["a": [1, 2]])
+    /// // "a%5B%5D=1&a%5B%5D=2"
+    /// ```
     /// - Throws: ``SerializationError/Code/customQuerySerializationFailed`` when the custom
     ///   serializer throws.
     public func queryString(for request: HTTPRequest, parameters: Parameters?) throws(SerializationError) -> String? {

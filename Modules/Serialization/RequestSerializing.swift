@@ -101,12 +101,13 @@ extension SerializationError {
     }
 
     /// A property-list parameter failure; AFNetworking returns the property-list writer's error
-    /// itself, which is ``underlying`` here (Foundation's code 3851, "property list write error").
+    /// itself, which is ``underlying`` here. The code is Foundation's 3852,
+    /// `NSPropertyListWriteInvalidError` ("the object is not a property list").
     static func invalidPropertyListParameters(underlying: any Error) -> SerializationError {
         SerializationError(
             code: .invalidPropertyListParameters,
             domain: .request,
-            urlErrorCode: 3851,
+            urlErrorCode: 3852,
             localizedDescription: "The `parameters` argument could not be written as a property list.",
             failureReason: "\(underlying)",
             underlying: underlying
