@@ -2,19 +2,40 @@
 /// writers' hot path.
 ///
 /// `[UInt8].append` checks uniqueness and capacity on every byte; this buffer reserves the worst case
-/// (three bytes out per byte in) once per string and then writes through a pointer. It owns its memory
-/// and is non-copyable, so it can never be freed twice.
+/// (three bytes out per byte in) once per string and then writes through a pointer. It is
+/// non-copyable, so its memory can never be freed twice.
+///
+/// It can start in caller-provided scratch memory (a stack allocation) and moves to the heap only if
+/// it outgrows it, which saves two allocations per encode; such a buffer must not outlive the
+/// scratch memory.
 struct EscapingByteBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int
+    private var ownsMemory: Bool
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
+        ownsMemory = true
     }
 
-    deinit { base.deallocate() }
+    /// A buffer that writes into `scratch` until it needs more room.
+    init(scratch: UnsafeMutableBufferPointer<UInt8>) {
+        if let start = scratch.baseAddress, scratch.count >= 16 {
+            base = start
+            capacity = scratch.count
+            ownsMemory = false
+        } else {
+            capacity = 64
+            base = .allocate(capacity: capacity)
+            ownsMemory = true
+        }
+    }
+
+    deinit {
+        if ownsMemory { base.deallocate() }
+    }
 
     /// ``PercentEscaping/isUnescaped(_:)`` as two 64-bit masks over ASCII (letters, digits, `-._~/?`);
     /// a unit test checks that they agree with it for all 256 byte values.
@@ -43,9 +64,10 @@ struct EscapingByteBuffer: ~Copyable {
         let newCapacity = max(needed, capacity * 2)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.update(from: base, count: count)
-        base.deallocate()
+        if ownsMemory { base.deallocate() }
         base = newBase
         capacity = newCapacity
+        ownsMemory = true
     }
 
     @inline(__always)

@@ -31,9 +31,10 @@ public struct QueryStringEncoder: Sendable {
     /// ```
     public func encode(_ parameters: Parameters) -> String {
         guard !parameters.isEmpty else { return "" }
-        var writer = QueryWriter()
-        writer.writeDictionary(parameters, nested: false)
-        return writer.output.string
+        return QueryWriter.withScratch { writer in
+            writer.writeDictionary(parameters, nested: false)
+            return writer.output.string
+        }
     }
 
     /// Returns the query string for `parameters` as UTF-8 bytes, ready to be a form body.
@@ -43,9 +44,10 @@ public struct QueryStringEncoder: Sendable {
     /// ```
     public func encodeBytes(_ parameters: Parameters) -> [UInt8] {
         guard !parameters.isEmpty else { return [] }
-        var writer = QueryWriter()
-        writer.writeDictionary(parameters, nested: false)
-        return writer.output.bytes
+        return QueryWriter.withScratch { writer in
+            writer.writeDictionary(parameters, nested: false)
+            return writer.output.bytes
+        }
     }
 }
 
@@ -57,11 +59,26 @@ public struct QueryStringEncoder: Sendable {
 /// string is ever built. Dictionary entries are sorted in a stack-allocated buffer, so the walk
 /// allocates only its two byte buffers.
 struct QueryWriter: ~Copyable {
-    private(set) var output = EscapingByteBuffer(capacity: 256)
-    private var prefix = EscapingByteBuffer(capacity: 64)
+    private(set) var output: EscapingByteBuffer
+    private var prefix: EscapingByteBuffer
     private var wrotePair = false
 
-    init() {}
+    private init(output: consuming EscapingByteBuffer, prefix: consuming EscapingByteBuffer) {
+        self.output = output
+        self.prefix = prefix
+    }
+
+    /// Runs `body` with a writer whose buffers start on the stack (512 bytes of output, 128 of
+    /// field prefix); they move to the heap only for larger queries. The writer cannot escape `body`.
+    static func withScratch<Result>(_ body: (inout QueryWriter) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 640) { scratch in
+            var writer = QueryWriter(
+                output: EscapingByteBuffer(scratch: UnsafeMutableBufferPointer(rebasing: scratch[..<512])),
+                prefix: EscapingByteBuffer(scratch: UnsafeMutableBufferPointer(rebasing: scratch[512...]))
+            )
+            return body(&writer)
+        }
+    }
 
     /// Writes a dictionary's entries; top-level keys are fields, nested ones become `prefix[key]`
     /// (even under an empty top-level key, so test `nested`, not an empty prefix).
@@ -72,11 +89,21 @@ struct QueryWriter: ~Copyable {
             for (key, value) in dictionary { writeEntry(key: key, value: value, nested: nested) }
             return
         }
-        withUnsafeTemporaryAllocation(of: (key: String, value: ParameterValue).self, capacity: count) { entries in
-            let initialized = entries.initialize(fromContentsOf: dictionary)
-            var sorted = UnsafeMutableBufferPointer(rebasing: entries[..<initialized])
-            sorted.sort { Self.utf16Precedes($0.key, $1.key) }
-            for entry in sorted { writeEntry(key: entry.key, value: entry.value, nested: nested) }
+        // Sort dictionary indices (plain integers for a native dictionary), not copies of the entries.
+        withUnsafeTemporaryAllocation(of: Dictionary<String, ParameterValue>.Index.self, capacity: count) { slots in
+            var initialized = 0
+            var index = dictionary.startIndex
+            while index != dictionary.endIndex, initialized < count {
+                slots.initializeElement(at: initialized, to: index)
+                initialized += 1
+                index = dictionary.index(after: index)
+            }
+            var sorted = UnsafeMutableBufferPointer(rebasing: slots[..<initialized])
+            sorted.sort { Self.utf16Precedes(dictionary[$0].key, dictionary[$1].key) }
+            for slot in sorted {
+                let entry = dictionary[slot]
+                writeEntry(key: entry.key, value: entry.value, nested: nested)
+            }
             sorted.deinitialize()
         }
     }

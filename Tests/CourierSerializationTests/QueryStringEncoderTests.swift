@@ -136,6 +136,18 @@ import Testing
         )
     }
 
+    @Test func encodesQueriesLongerThanItsInitialBuffers() {
+        let long = String(repeating: "é&", count: 5_000)
+        var nested: ParameterValue = ["leaf": .string(long)]
+        for level in 0..<60 { nested = ["level\(level) key": nested, "n\(level)": .int(level)] }
+        let parameters: Parameters = [
+            "root": nested, "long": .string(long), "data": .data(Data(repeating: 0xAB, count: 4_000)),
+        ]
+        #expect(encoder.encode(parameters) == Self.reference(parameters))
+        #expect(encoder.encodeBytes(parameters) == Array(Self.reference(parameters).utf8))
+        #expect(encoder.encode(parameters).utf8.count > 100_000)
+    }
+
     @Test func matchesTheFlattenedRenderingOnRandomParameters() {
         let seed = QueryCorpusGenerator.seed()
         print("seed: \(seed)")
