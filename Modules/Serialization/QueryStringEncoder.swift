@@ -56,8 +56,8 @@ public struct QueryStringEncoder: Sendable {
 /// It yields exactly what rendering ``ParameterValue/flatten(_:)`` gives, but keeps the field as
 /// already-escaped bytes in a stack (`prefix`): escaping works byte by byte, so
 /// `escape(prefix + "[" + key + "]")` is `escape(prefix) + "%5B" + escape(key) + "%5D"`, and no field
-/// string is ever built. Dictionary entries are sorted in a stack-allocated buffer, so the walk
-/// allocates only its two byte buffers.
+/// string is ever built. Dictionary indices are sorted in stack memory and both byte buffers start on
+/// the stack, so a typical encode allocates nothing but its result.
 struct QueryWriter: ~Copyable {
     private(set) var output: EscapingByteBuffer
     private var prefix: EscapingByteBuffer
