@@ -1,0 +1,232 @@
+public import FoundationEssentials
+
+/// Encodes an `Encodable` value as a URL-encoded form (`application/x-www-form-urlencoded`) or query
+/// string, with Alamofire's options and AFNetworking's output.
+///
+/// Nested keyed values become `parent[child]=value`, arrays `key[]=value` (see ``ArrayEncoding``), and
+/// everything is escaped as ``PercentEscaping`` escapes it (RFC 3986 §3.4, `%20` for space). The
+/// top-level value must be keyed (a struct, a class or a `[String: …]` dictionary); anything else throws
+/// ``SerializationError/Code/formEncodingFailed``. Keys are sorted at *every* level, in
+/// AFNetworking's order (UTF-16 code units), when ``alphabetizeKeyValuePairs`` is set.
+///
+/// ## Matching AFNetworking byte for byte
+///
+/// With ``afNetworkingCompatible`` (the defaults, except that `nil` is a bare key), encoding a value
+/// gives exactly the bytes that ``QueryStringEncoder`` gives for the equivalent ``Parameters``:
+/// strings, integers, doubles, booleans (`1`/`0`), `nil`, nested keyed values (`a[b]`) and arrays
+/// (`a[]`). Outside that shared subset:
+/// - `Set`s arrive through `Encodable` as arrays (`key[]=…`, in the set's iteration order), whereas
+///   ``ParameterValue/set(_:)`` repeats `key` in sorted order.
+/// - `Data` is base64 text by default; ``ParameterValue/data(_:)`` is escaped byte by byte.
+///
+/// ## Where Alamofire differs
+/// - `nil`: Alamofire's default, ``NilEncoding/dropKey``, leaves the key out; AFNetworking writes the
+///   bare field, which is ``NilEncoding/dropValue`` here. Alamofire's own `.dropValue` writes `key=`,
+///   which is ``NilEncoding/emptyValue`` here.
+/// - Numbers: a whole `Double` or `Float` prints without a fraction (`1`, as AFNetworking prints on
+///   Apple platforms); Alamofire prints `1.0`. Dates encoded as seconds or milliseconds follow the same
+///   rule.
+/// - Ordering: Alamofire sorts only the top-level pairs (as strings, after escaping) and keeps nested
+///   keys in encoding order; Courier sorts each level by its unescaped keys, as AFNetworking does.
+/// - Empty arrays and keyed values leave their key out entirely, as in AFNetworking.
+///
+/// ```swift
+/// struct Search: Encodable {
+///     struct User: Encodable { let name: String; let tags: [String] }
+///     let q: String
+///     let page: Int
+///     let user: User
+///     let cursor: String?
+/// }
+/// let encoder = URLEncodedFormEncoder.afNetworkingCompatible
+/// let query = try encoder.encode(Search(q: "a b", page: 2, user: .init(name: "Jane", tags: ["x"]), cursor: nil))
+/// // "cursor&page=2&q=a%20b&user%5Bname%5D=Jane&user%5Btags%5D%5B%5D=x"
+/// ```
+public struct URLEncodedFormEncoder: Sendable {
+    /// How array elements are keyed.
+    public enum ArrayEncoding: Sendable, Hashable {
+        /// `key[]=value` for each element (the default; AFNetworking's only style).
+        case brackets
+        /// `key=value` for each element.
+        case noBrackets
+        /// `key[0]=value`, `key[1]=value`… (jQuery's and Node's style).
+        case indexInBrackets
+    }
+
+    /// How booleans are written.
+    public enum BoolEncoding: Sendable, Hashable {
+        /// `1` and `0` (the default; AFNetworking's `NSNumber` booleans).
+        case numeric
+        /// `true` and `false`.
+        case literal
+    }
+
+    /// How `Data` values are written.
+    public enum DataEncoding: Sendable {
+        /// `Data`'s own `Encodable` form: an array of byte values (`key[]=1&key[]=2`).
+        case deferredToData
+        /// Base64 text (the default).
+        case base64
+        /// The closure's text; an error it throws fails the encoding.
+        case custom(@Sendable (Data) throws -> String)
+    }
+
+    /// How `Date` values are written.
+    public enum DateEncoding: Sendable {
+        /// `Date`'s own `Encodable` form: seconds since 2001-01-01 (the default).
+        case deferredToDate
+        /// Seconds since 1970-01-01 UTC.
+        case secondsSince1970
+        /// Milliseconds since 1970-01-01 UTC.
+        case millisecondsSince1970
+        /// RFC 3339 / ISO 8601 internet date-time in UTC, such as `2023-11-14T22:13:20Z`.
+        case iso8601
+        /// The closure's text; an error it throws fails the encoding.
+        case custom(@Sendable (Date) throws -> String)
+    }
+
+    /// How keys are rewritten before they are written.
+    public enum KeyEncoding: Sendable {
+        /// Keys as the type gives them (the default).
+        case useDefaultKeys
+        /// `myURLProperty` becomes `my_url_property`.
+        case convertToSnakeCase
+        /// `myURLProperty` becomes `my-url-property`.
+        case convertToKebabCase
+        /// The first character upper-cased: `oneTwo` becomes `OneTwo`.
+        case capitalized
+        /// Every character upper-cased.
+        case uppercased
+        /// Every character lower-cased.
+        case lowercased
+        /// The closure's key.
+        case custom(@Sendable (String) -> String)
+    }
+
+    /// How `nil` values are written.
+    public enum NilEncoding: Sendable, Hashable {
+        /// The key is left out (the default, as in Alamofire).
+        case dropKey
+        /// The bare key, with no `=`: AFNetworking's rendering of `NSNull`.
+        case dropValue
+        /// `key=`: what Alamofire's `.dropValue` writes.
+        case emptyValue
+        /// `key=null`.
+        case null
+    }
+
+    /// How spaces are written.
+    public enum SpaceEncoding: Sendable, Hashable {
+        /// `%20` (the default; AFNetworking's only style).
+        case percentEscaped
+        /// `+`, as HTML forms send them.
+        case plusReplaced
+    }
+
+    /// Whether keys are sorted (at every level, by UTF-16 code units); otherwise they keep the order
+    /// in which the value encoded them.
+    public var alphabetizeKeyValuePairs: Bool
+    /// How array elements are keyed.
+    public var arrayEncoding: ArrayEncoding
+    /// How booleans are written.
+    public var boolEncoding: BoolEncoding
+    /// How `Data` values are written.
+    public var dataEncoding: DataEncoding
+    /// How `Date` values are written.
+    public var dateEncoding: DateEncoding
+    /// How keys are rewritten.
+    public var keyEncoding: KeyEncoding
+    /// How `nil` values are written.
+    public var nilEncoding: NilEncoding
+    /// How spaces are written.
+    public var spaceEncoding: SpaceEncoding
+
+    /// Creates an encoder; the defaults are Alamofire's.
+    ///
+    /// ```swift
+    /// let encoder = URLEncodedFormEncoder(boolEncoding: .literal, keyEncoding: .convertToSnakeCase)
+    /// ```
+    public init(
+        alphabetizeKeyValuePairs: Bool = true,
+        arrayEncoding: ArrayEncoding = .brackets,
+        boolEncoding: BoolEncoding = .numeric,
+        dataEncoding: DataEncoding = .base64,
+        dateEncoding: DateEncoding = .deferredToDate,
+        keyEncoding: KeyEncoding = .useDefaultKeys,
+        nilEncoding: NilEncoding = .dropKey,
+        spaceEncoding: SpaceEncoding = .percentEscaped
+    ) {
+        self.alphabetizeKeyValuePairs = alphabetizeKeyValuePairs
+        self.arrayEncoding = arrayEncoding
+        self.boolEncoding = boolEncoding
+        self.dataEncoding = dataEncoding
+        self.dateEncoding = dateEncoding
+        self.keyEncoding = keyEncoding
+        self.nilEncoding = nilEncoding
+        self.spaceEncoding = spaceEncoding
+    }
+
+    /// The defaults with `nil` as a bare key: byte-identical to ``QueryStringEncoder`` on the shared
+    /// subset (see the type's documentation).
+    ///
+    /// ```swift
+    /// let body = try URLEncodedFormEncoder.afNetworkingCompatible.encode(form)
+    /// ```
+    public static var afNetworkingCompatible: URLEncodedFormEncoder {
+        URLEncodedFormEncoder(nilEncoding: .dropValue)
+    }
+
+    /// Returns the form encoding of `value`, without a leading `?`.
+    ///
+    /// ```swift
+    /// struct Page: Encodable { let page: Int; let debug: Bool }
+    /// try URLEncodedFormEncoder().encode(Page(page: 3, debug: true))  // "debug=1&page=3"
+    /// ```
+    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/formEncodingFailed`` when
+    ///   the top-level value is not keyed, when the value's `encode(to:)` throws, or when a custom
+    ///   closure throws (its error is ``SerializationError/underlying``).
+    public func encode(_ value: some Encodable) throws(SerializationError) -> String {
+        try write(value).output.string
+    }
+
+    /// Returns the form encoding of `value` as UTF-8 bytes, ready to be a body.
+    ///
+    /// ```swift
+    /// let body = Data(try URLEncodedFormEncoder().encodeBytes(login))
+    /// ```
+    /// - Throws: As ``encode(_:)``.
+    public func encodeBytes(_ value: some Encodable) throws(SerializationError) -> [UInt8] {
+        try write(value).output.bytes
+    }
+
+    private func write(_ value: some Encodable) throws(SerializationError) -> FormWriter {
+        let root = FormNode()
+        do {
+            try FormValueEncoder(options: self, node: root, codingPath: []).encodeValue(value)
+        } catch let error as SerializationError {
+            throw error
+        } catch {
+            throw .formEncodingFailed(
+                "The value could not be encoded: \(error)",
+                underlying: error
+            )
+        }
+        var writer = FormWriter(options: self)
+        try writer.writeRoot(root, typeName: "\(type(of: value))")
+        return writer
+    }
+}
+
+extension SerializationError {
+    /// A form-encoding failure.
+    static func formEncodingFailed(_ reason: String, underlying: (any Error)? = nil) -> SerializationError {
+        SerializationError(
+            code: .formEncodingFailed,
+            domain: .request,
+            urlErrorCode: 0,
+            localizedDescription: "The value could not be form-encoded.",
+            failureReason: reason,
+            underlying: underlying
+        )
+    }
+}
