@@ -131,7 +131,7 @@ public struct HTTPRequestSerializer: RequestSerializing {
     /// try serializer.setValue(nil, forHeader: "User-Agent")
     /// ```
     /// - Throws: ``SerializationError`` with code ``SerializationError/Code/invalidRequest`` when the
-    ///   name is not a token or the value has CR, LF or NUL; the ``HTTPValueError`` is underneath.
+    ///   name is not a token or the value has CR, LF or NUL; the `HTTPValueError` is underneath.
     public mutating func setValue(_ value: String?, forHeader name: String) throws(SerializationError) {
         do {
             if let value {

@@ -10,7 +10,7 @@ public import FoundationEssentials
 /// are `nil` there is no body and no `Content-Type` (unlike the form serializer).
 ///
 /// Values JSON cannot hold (sets, bytes, NaN or infinite doubles) throw AFNetworking's error: request
-/// domain, code -1016, failure reason ``The `parameters` argument is not valid JSON.``. Booleans are
+/// domain, code -1016, failure reason "The \`parameters\` argument is not valid JSON.". Booleans are
 /// `true`/`false`, null is `null`.
 ///
 /// `/` is written `\/`, as AFNetworking's `NSJSONSerialization` writes it; both are valid JSON, and

@@ -12,7 +12,8 @@ extension ParameterValue {
     /// - Dictionary keys are sorted by UTF-16 code units at each level; nested keys become
     ///   `prefix[key]`.
     /// - Array elements keep their order, each under `prefix[]`.
-    /// - Set members are sorted by ``textValue``, each under the same `prefix` (no `[]`).
+    /// - Set members are sorted by ``textValue`` (ties broken by kind, then bytes), each under the
+    ///   same `prefix` (no `[]`).
     /// - Empty containers contribute nothing: the key disappears.
     ///
     /// ```swift
@@ -38,7 +39,7 @@ extension ParameterValue {
             let field = prefix + "[]"
             for value in values { value.flatten(under: field, into: &result) }
         case .set(let values):
-            for value in values.sorted(by: { Self.precedes($0.textValue, $1.textValue) }) {
+            for value in values.sorted(by: ParameterValue.setMemberPrecedes) {
                 value.flatten(under: prefix, into: &result)
             }
         default:

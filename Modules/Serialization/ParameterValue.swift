@@ -68,6 +68,36 @@ public indirect enum ParameterValue: Sendable, Hashable {
         return String(double)
     }
 
+    /// The order of set members: by ``textValue`` as AFNetworking sorts them, then, for members whose
+    /// text is equal (`nil` and `""`, or `.data` and a string with the same text), by kind and raw
+    /// bytes, so that the order never depends on a set's hashing from one process to the next.
+    static func setMemberPrecedes(_ lhs: ParameterValue, _ rhs: ParameterValue) -> Bool {
+        let left = lhs.textValue
+        let right = rhs.textValue
+        if !left.utf16.elementsEqual(right.utf16) {
+            return precedes(left, right)
+        }
+        if lhs.kindRank != rhs.kindRank { return lhs.kindRank < rhs.kindRank }
+        if case .data(let leftBytes) = lhs, case .data(let rightBytes) = rhs {
+            return leftBytes.lexicographicallyPrecedes(rightBytes)
+        }
+        return false
+    }
+
+    private var kindRank: Int {
+        switch self {
+        case .null: 0
+        case .bool: 1
+        case .int: 2
+        case .double: 3
+        case .string: 4
+        case .data: 5
+        case .array: 6
+        case .dictionary: 7
+        case .set: 8
+        }
+    }
+
     /// AFNetworking's key order: plain comparison of UTF-16 code units, case-sensitive, not localised.
     static func precedes(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf16.lexicographicallyPrecedes(rhs.utf16)

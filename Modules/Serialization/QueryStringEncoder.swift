@@ -145,7 +145,7 @@ struct QueryWriter: ~Copyable {
             prefix.truncate(to: base)
         case .set(let values):
             // Set members repeat the same field; order by their text as AFNetworking does.
-            for member in values.sorted(by: { ParameterValue.precedes($0.textValue, $1.textValue) }) {
+            for member in values.sorted(by: ParameterValue.setMemberPrecedes) {
                 write(member)
             }
         }

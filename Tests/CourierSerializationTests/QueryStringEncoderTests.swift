@@ -197,3 +197,18 @@ import Testing
         }
     }
 }
+
+@Suite struct SetOrderingTests {
+    @Test func membersWithEqualTextAreOrderedByKindThenBytes() {
+        let members: Set<ParameterValue> = [
+            .string(""), .null, .data(Data([0xFF])), .string("\u{FFFD}"), .data(Data()),
+        ]
+        let encoded = QueryStringEncoder().encode(["k": .set(members)])
+        #expect(encoded == "k&k=&k=&k=%EF%BF%BD&k=%FF")
+        #expect(
+            ParameterValue.flatten(["k": .set(members)]).map(\.value) == [
+                .null, .string(""), .data(Data()), .string("\u{FFFD}"), .data(Data([0xFF])),
+            ]
+        )
+    }
+}
