@@ -42,7 +42,7 @@ let package = Package(
         // MARK: Executables
         .executableTarget(
             name: "CourierCLI",
-            dependencies: ["CourierHTTP", "CourierSerialization"],
+            dependencies: ["CourierHTTP", "CourierSerialization", "CourierTransport"],
             path: "Modules/CLI"
         ),
 

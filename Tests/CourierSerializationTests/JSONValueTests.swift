@@ -64,3 +64,11 @@ import Testing
         #expect(envelope.payload == ["x": [1, "y"]])
     }
 }
+
+@Suite struct JSONValueDescriptionTests {
+    @Test func describesItselfAsCompactSortedJSON() {
+        let value: JSONValue = ["b": [1, 2.5, true], "a": nil, "c": "q\"\\\n\u{1}é"]
+        #expect(value.description == #"{"a":null,"b":[1,2.5,true],"c":"q\"\\\n\u0001é"}"#)
+        #expect(JSONValue.double(.infinity).description == "null")
+    }
+}

@@ -1,0 +1,21 @@
+/// The tour: each step prints what it did and counts a failure when a result is not what Courier
+/// promises, so `ci/demo` fails loudly when the library regresses.
+struct Demo {
+    func run() async -> Int {
+        print("Courier demo: every value below was computed just now by the library.")
+        var failures = 0
+        failures += SerializationDemo().run()
+        failures += await MultipartDemo().run()
+        failures += ResponseDemo().run()
+        print("")
+        print(failures == 0 ? "demo: all steps ok" : "demo: \(failures) step(s) failed")
+        return failures
+    }
+}
+
+/// Compares what the library produced with what it must produce.
+func check(_ condition: Bool, _ what: String) -> Int {
+    if condition { return 0 }
+    print("  FAILED: \(what)")
+    return 1
+}
