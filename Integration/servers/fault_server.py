@@ -552,6 +552,9 @@ class H2Session:
         )
         self.conn = h2.connection.H2Connection(config=config)
         self.tasks: dict[int, asyncio.Task] = {}
+        # Set when the client ends its request stream: faults play only after the whole request
+        # (and its body) has arrived, as on HTTP/1.1.
+        self.request_ended: dict[int, asyncio.Event] = {}
         self.window_open = asyncio.Event()
         # Set once raw bytes or a GOAWAY left h2's state machine behind the wire: from then on
         # the session only discards what the client sends until it closes.
@@ -622,10 +625,23 @@ class H2Session:
                 for event in events:
                     if isinstance(event, h2.events.RequestReceived):
                         self.start_stream(event.stream_id, event.headers)
+                    elif isinstance(event, h2.events.StreamEnded):
+                        ended = self.request_ended.get(event.stream_id)
+                        if ended is not None:
+                            ended.set()
                     elif isinstance(event, h2.events.StreamReset):
                         task = self.tasks.pop(event.stream_id, None)
                         if task is not None:
                             task.cancel()
+                    elif isinstance(event, h2.events.DataReceived):
+                        # Request bodies are discarded, but their bytes must be credited back or
+                        # an upload larger than the window would stall.
+                        if event.flow_controlled_length:
+                            try:
+                                self.conn.acknowledge_received_data(
+                                    event.flow_controlled_length, event.stream_id)
+                            except h2.exceptions.ProtocolError:
+                                pass
                     elif isinstance(event, (h2.events.WindowUpdated, h2.events.RemoteSettingsChanged)):
                         self.window_open.set()
                     elif isinstance(event, h2.events.ConnectionTerminated):
@@ -643,6 +659,7 @@ class H2Session:
         path = parts.path or "/"
         log.info("%s h2 stream %d %s %s", self.peer, stream_id, fields.get(":method"), target)
         handler, _ = H2_ROUTES.get(path, (h2_not_found, ""))
+        self.request_ended[stream_id] = asyncio.Event()
         task = asyncio.create_task(self.play(handler, stream_id, parse_qs(parts.query)))
         self.tasks[stream_id] = task
 
@@ -650,8 +667,9 @@ class H2Session:
         import h2.exceptions
 
         try:
+            await asyncio.wait_for(self.request_ended[stream_id].wait(), IDLE_TIMEOUT)
             await handler(self, stream_id, query)
-        except (ClientGone, asyncio.CancelledError):
+        except (ClientGone, asyncio.CancelledError, asyncio.TimeoutError):
             pass
         except h2.exceptions.StreamClosedError:
             pass
@@ -659,6 +677,7 @@ class H2Session:
             log.exception("%s h2 stream %d failed", self.peer, stream_id)
         finally:
             self.tasks.pop(stream_id, None)
+            self.request_ended.pop(stream_id, None)
 
 
 def h2_head(status: int, length: int | None, extra: list[tuple[str, str]] | None = None):

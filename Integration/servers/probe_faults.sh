@@ -205,6 +205,15 @@ echo "- \`h2 /goaway\` (connection left open): curl logs \"$goaway\" and then wa
 decoded="$(curl -s --compressed --max-time 20 "$http/gzip-bomb" | wc -c)"
 echo "- \`/gzip-bomb\` with \`--compressed\`: curl decoded $decoded bytes from the ~1 MiB body and exited 0; libcurl 7.88 has no limit on decoded size (CURLOPT_MAXFILESIZE only looks at Content-Length)." >>"$notes"
 
+# --- h2: stream faults must not break other streams multiplexed on the same connection ----------
+curl -s --max-time "$max_time" --http2 --cacert "$ca" -Z \
+    -w '%{url_effective} %{exitcode}\n' -o /dev/null -o /dev/null -o /dev/null -o /dev/null \
+    -o /dev/null "$h2/ok" "$h2/rst-stream" "$h2/ok" "$h2/body-longer" "$h2/ok" \
+    >"$work/multiplex" 2>/dev/null
+streams="$(grep -c '/ok 0$' "$work/multiplex")"
+[ "$streams" -eq 3 ]
+check "h2 /ok streams beside /rst-stream and /body-longer on one connection" $? "($streams of 3 ok)"
+
 # --- robustness: many fault connections at once must not delay a control request ---------------
 for _ in $(seq 1 20); do
     for path in /stall /endless-1xx /slow-body /reset-mid-body /body-longer; do
