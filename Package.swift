@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "CourierHTTP", targets: ["CourierHTTP"]),
         .library(name: "CourierSerialization", targets: ["CourierSerialization"]),
         .library(name: "CourierTransport", targets: ["CourierTransport"]),
+        .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -19,6 +20,16 @@ let package = Package(
         module("CourierHTTP", folder: "HTTP"),
         module("CourierSerialization", folder: "Serialization", ["CourierHTTP"]),
         module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
+
+        // MARK: libcurl backend (leaf: the only targets that link libcurl)
+        .systemLibrary(
+            name: "CCourierCurl",
+            path: "Modules/CCourierCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "CCourierCurlShim", dependencies: ["CCourierCurl"], path: "Modules/CCourierCurlShim"),
+        module("CourierCurl", folder: "Curl", ["CourierHTTP", "CourierTransport", "CCourierCurl", "CCourierCurlShim"]),
 
         // MARK: Executables
         .executableTarget(
@@ -30,11 +41,12 @@ let package = Package(
         // MARK: Unit tests (no network)
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
         .testTarget(name: "CourierSerializationTests", dependencies: ["CourierSerialization"]),
+        .testTarget(name: "CourierCurlTests", dependencies: ["CourierCurl", "CourierTransport", "CourierHTTP"]),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)
         .testTarget(
             name: "CourierIntegrationTests",
-            dependencies: ["CourierHTTP", "CourierSerialization"],
+            dependencies: ["CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl"],
             path: "Integration/Tests"
         ),
     ],
