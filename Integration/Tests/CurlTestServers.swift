@@ -82,3 +82,34 @@ extension URL {
         URL(string: absoluteString + path) ?? self
     }
 }
+
+/// An async request-body producer of `chunks` chunks of printable pattern bytes, optionally failing
+/// after `failAfter` chunks, or endless when `chunks` is `nil`.
+struct PatternProducer: AsyncSequence, Sendable {
+    typealias Element = Data
+
+    let chunks: Int?
+    let chunkSize: Int
+    var failAfter: Int?
+
+    struct ProducerFailure: Error {}
+
+    static func bytes(count: Int) -> Data {
+        Data((0..<count).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+    }
+
+    func makeAsyncIterator() -> Iterator { Iterator(producer: self) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let producer: PatternProducer
+        var index = 0
+
+        mutating func next() async throws -> Data? {
+            if let failAfter = producer.failAfter, index >= failAfter { throw ProducerFailure() }
+            if let chunks = producer.chunks, index >= chunks { return nil }
+            index += 1
+            if index % 8 == 0 { await Task.yield() }
+            return PatternProducer.bytes(count: producer.chunkSize)
+        }
+    }
+}

@@ -71,6 +71,7 @@ final class CurlLoop: @unchecked Sendable {
     private var active: [Int: CurlTransferState] = [:]
     private var timedUnpauses: [Int: ContinuousClock.Instant] = [:]
     private var cookieHandle: UnsafeMutableRawPointer?
+    private var admission: OriginAdmission
 
     /// Creates the multi and share handles; `nil` when libcurl cannot allocate them.
     init?(configuration: CurlTransport.Configuration) {
@@ -80,6 +81,7 @@ final class CurlLoop: @unchecked Sendable {
             return nil
         }
         self.configuration = configuration
+        admission = OriginAdmission(limit: configuration.maxConcurrentStreams)
         self.multi = multi
         self.share = share
         _ = courier_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
@@ -177,8 +179,21 @@ final class CurlLoop: @unchecked Sendable {
     private func handle(_ command: Command) {
         switch command {
         case .add(let pending):
-            add(pending)
+            if admission.admit(pending) { add(pending) }
         case .cancel(let id):
+            if let waiting = admission.removeWaiting(id) {
+                waiting.requestBodyPipe?.close()
+                waiting.events.yield(
+                    .failed(
+                        TransportError(
+                            category: .cancelled,
+                            message: "the transfer was cancelled",
+                            url: waiting.request.url
+                        )
+                    )
+                )
+                return
+            }
             guard let transfer = active[id] else { return }
             finish(
                 transfer,
@@ -189,8 +204,10 @@ final class CurlLoop: @unchecked Sendable {
                 )
             )
         case .suspend(let id):
+            admission.setSuspended(id, true)
             active[id]?.setSuspended(true)
         case .resume(let id):
+            admission.setSuspended(id, false)
             active[id]?.setSuspended(false)
         case .responseDemand(let id):
             active[id]?.responseDemandArrived()
@@ -216,6 +233,7 @@ final class CurlLoop: @unchecked Sendable {
         case .failure(let error):
             pending.requestBodyPipe?.close()
             pending.events.yield(.failed(error))
+            if let next = admission.release(pending.request.url) { add(next) }
         case .success(let transfer):
             let code = curl_multi_add_handle(multi, transfer.easy)
             guard code == CURLM_OK else {
@@ -227,11 +245,17 @@ final class CurlLoop: @unchecked Sendable {
                         url: pending.request.url
                     )
                 )
+                released(transfer)
                 return
             }
             active[pending.id] = transfer
-            transfer.didStart()
+            if admission.startsSuspended(pending.id) { transfer.setSuspended(true) }
         }
+    }
+
+    /// A transfer left libcurl: its origin has room for the next waiting one.
+    private func released(_ transfer: CurlTransferState) {
+        if let next = admission.release(transfer.request.url) { add(next) }
     }
 
     private func reapFinishedTransfers() {
@@ -249,6 +273,7 @@ final class CurlLoop: @unchecked Sendable {
             timedUnpauses[transfer.id] = nil
             curl_multi_remove_handle(multi, easy)
             transfer.complete(code: code)
+            released(transfer)
         }
     }
 
@@ -258,6 +283,7 @@ final class CurlLoop: @unchecked Sendable {
         timedUnpauses[transfer.id] = nil
         curl_multi_remove_handle(multi, transfer.easy)
         transfer.finish(failure: failure)
+        released(transfer)
     }
 
     /// Called by a transfer whose request body reader asked to wait until `instant`.
@@ -304,6 +330,10 @@ final class CurlLoop: @unchecked Sendable {
             default:
                 break
             }
+        }
+        for pending in admission.removeAllWaiting() {
+            pending.requestBodyPipe?.close()
+            pending.events.yield(.failed(Self.shutDownError(pending.request.url)))
         }
         for transfer in active.values {
             finish(transfer, failure: Self.shutDownError(transfer.request.url))

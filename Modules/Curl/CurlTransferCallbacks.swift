@@ -252,8 +252,6 @@ extension CurlTransferState {
 
     // MARK: Completion
 
-    func didStart() {}
-
     /// Records why a callback stops the transfer and returns the value that makes libcurl stop.
     private func stop(_ category: TransportError.Category, _ message: String) -> Int {
         pendingFailure = TransportError(category: category, message: message, url: request.url)

@@ -16,16 +16,23 @@ extension CurlTransport {
     public struct Configuration: Sendable {
         /// Connections open at once to one host (`CURLMOPT_MAX_HOST_CONNECTIONS`); 32 by default.
         ///
-        /// 32 lets 32 concurrent HTTP/1.1 requests each have a connection. HTTP/2 transfers wait
-        /// for an existing connection to multiplex on (`CURLOPT_PIPEWAIT`), so they share one or two.
-        /// The cap must never be unlimited: libcurl 7.88 otherwise opens a new HTTP/2 connection for
-        /// every transfer beyond a connection's stream limit (curl/curl#10456).
+        /// 32 lets 32 concurrent HTTP/1.1 requests each have a connection. HTTP/2 transfers wait for
+        /// an existing connection to multiplex on (`CURLOPT_PIPEWAIT`), and the transport admits at
+        /// most ``maxConcurrentStreams`` transfers per origin at once, so HTTP/2 stays on one
+        /// connection: measured, 200 concurrent GETs over h2 used 1 connection, against 32 without
+        /// the admission limit. libcurl 7.88 opens a new connection for each transfer beyond a
+        /// connection's stream limit (curl/curl#10456), so this cap must never be unlimited.
         public var maxConnectionsPerHost: Int = 32
         /// Connections open at once in total (`CURLMOPT_MAX_TOTAL_CONNECTIONS`); `nil`, no limit.
         public var maxTotalConnections: Int?
         /// Idle connections kept for reuse (`CURLMOPT_MAXCONNECTS`); 64 by default.
         public var connectionCacheSize: Int = 64
-        /// HTTP/2 streams per connection (`CURLMOPT_MAX_CONCURRENT_STREAMS`); 100 by default.
+        /// HTTP/2 streams per connection (`CURLMOPT_MAX_CONCURRENT_STREAMS`), and the number of
+        /// transfers per origin handed to libcurl at once; 100 by default.
+        ///
+        /// Further transfers to the same origin wait in the transport, in order, and their timeouts
+        /// start when they are handed over. For HTTP/1.1 this never limits anything: at most
+        /// ``maxConnectionsPerHost`` requests can be in flight per host anyway.
         public var maxConcurrentStreams: Int = 100
         /// The longest to wait for a connection (TCP plus TLS); 30 seconds by default.
         public var connectTimeout: Duration = .seconds(30)
