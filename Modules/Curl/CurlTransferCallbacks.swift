@@ -147,6 +147,7 @@ extension CurlTransferState {
             do {
                 switch try reader.read(into: buffer) {
                 case .bytes(let count) where count > 0:
+                    sentBodyBytes += Int64(count)
                     return count
                 case .bytes:
                     // A reader with nothing now but not finished: ask again very soon.
@@ -168,6 +169,7 @@ extension CurlTransferState {
         case .pipe(let pipe):
             switch pipe.pull(into: buffer) {
             case .bytes(let count):
+                sentBodyBytes += Int64(count)
                 return count
             case .end:
                 return 0
@@ -206,6 +208,7 @@ extension CurlTransferState {
         }
         do {
             try reader.rewind()
+            sentBodyBytes = 0
             return courier_curl_seekfunc_ok
         } catch {
             return courier_curl_seekfunc_cantseek
@@ -288,8 +291,10 @@ extension CurlTransferState {
             )
             return
         }
-        if case .reader = requestBody { reportUploadProgress(sent: metrics.requestBodyBytes, force: true) }
-        if case .pipe = requestBody { reportUploadProgress(sent: metrics.requestBodyBytes, force: true) }
+        if case .none = requestBody {
+        } else {
+            reportUploadProgress(sent: metrics.requestBodyBytes, force: true)
+        }
         if finalResponse != nil && request.method != .head { reportDownloadProgress(force: true) }
         finished = true
         requestBodyPipe?.close()
@@ -339,7 +344,8 @@ extension CurlTransferState {
         metrics.total = duration(CURLINFO_TOTAL_TIME_T)
         metrics.requestHeaderBytes = Int64(long(CURLINFO_REQUEST_SIZE) ?? 0)
         metrics.responseHeaderBytes = Int64(long(CURLINFO_HEADER_SIZE) ?? 0)
-        metrics.requestBodyBytes = size(CURLINFO_SIZE_UPLOAD_T)
+        // Body bytes as handed to libcurl: SIZE_UPLOAD_T would count chunked framing too.
+        metrics.requestBodyBytes = sentBodyBytes
         metrics.responseBodyBytes = size(CURLINFO_SIZE_DOWNLOAD_T)
         metrics.decodedBodyBytes = decodedBytes
         metrics.protocolVersion = long(CURLINFO_HTTP_VERSION).flatMap(Self.responseVersion)

@@ -42,6 +42,8 @@ final class CurlTransferState {
     var lastDownloadProgress: ContinuousClock.Instant?
     var lastUploadProgress: ContinuousClock.Instant?
     var lastUploadBytes: Int64 = -1
+    /// Request body bytes handed to libcurl (reset when libcurl rewinds the body).
+    var sentBodyBytes: Int64 = 0
     /// Why one of the callbacks stopped the transfer; wins over libcurl's bare code.
     var pendingFailure: TransportError?
     var receivePaused = false
@@ -163,6 +165,10 @@ final class CurlTransferState {
         }
 
         var headers = request.headers
+        if case .file(let path, let resume) = options.destination {
+            download = try DownloadFile.open(path: path, resume: resume, url: url)
+        }
+        let resumesDownload = download?.requestedRange != nil
         if request.method == .head {
             try set(CURLOPT_NOBODY, 1)
         } else if Self.sendsBody(request) {
@@ -181,13 +187,13 @@ final class CurlTransferState {
         }
         if headers.contains(name: "Accept-Encoding") {
             // The caller negotiates codings itself and gets the body as sent.
-        } else if configuration.automaticDecompression {
+        } else if configuration.automaticDecompression && !resumesDownload {
+            // A resumed download asks for a byte range of the identity representation: ranges of a
+            // compressed representation are not that (and nginx answers them with a whole 200).
             try set(CURLOPT_ACCEPT_ENCODING, "")
         }
-        if case .file(let path, let resume) = options.destination {
-            let file = try DownloadFile.open(path: path, resume: resume, url: url)
-            download = file
-            if let range = file.requestedRange {
+        if let download {
+            if let range = download.requestedRange {
                 headers.remove(name: "Range")
                 headers.remove(name: "If-Range")
                 headerList = curl_slist_append(headerList, "Range: bytes=\(range.offset)-")
@@ -259,10 +265,10 @@ final class CurlTransferState {
         try set(CURLOPT_NOPROGRESS, 0)
         try set(CURLOPT_XFERINFODATA, pointer: context)
         try check(
-            courier_curl_easy_setopt_xferinfo_function(easy) { context, _, _, _, uploaded in
+            courier_curl_easy_setopt_xferinfo_function(easy) { context, _, _, _, _ in
                 guard let context else { return 0 }
                 let transfer = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
-                transfer.reportUploadProgress(sent: Int64(uploaded), force: false)
+                transfer.reportUploadProgress(sent: transfer.sentBodyBytes, force: false)
                 return 0
             },
             "CURLOPT_XFERINFOFUNCTION"
