@@ -52,7 +52,6 @@ import Testing
     @Test func enforcesConnectTimeoutAgainstFullBacklog() async throws {
         let listener = try FullBacklogListener()
         defer { listener.close() }
-        try await Task.sleep(for: .milliseconds(100))
         var options = TransferOptions()
         options.connectTimeout = .milliseconds(500)
         let transport = CurlTestServers.transport()

@@ -11,12 +11,12 @@ internal import FoundationEssentials
 ///
 /// | CURLcode | Category |
 /// |---|---|
-/// | 1 UNSUPPORTED_PROTOCOL, 3 URL_MALFORMAT | invalidRequest |
+/// | 3 URL_MALFORMAT | invalidRequest |
 /// | 2 FAILED_INIT, 4 NOT_BUILT_IN, 43 BAD_FUNCTION_ARGUMENT, 48 UNKNOWN_OPTION, 49 SETOPT_OPTION_SYNTAX | configuration |
 /// | 5 COULDNT_RESOLVE_PROXY, 97 PROXY | proxyFailed |
 /// | 6 COULDNT_RESOLVE_HOST | nameResolutionFailed |
 /// | 7 COULDNT_CONNECT, 45 INTERFACE_FAILED, 89 NO_CONNECTION_AVAILABLE, 96 QUIC_CONNECT_ERROR | cannotConnect |
-/// | 8 WEIRD_SERVER_REPLY, 16 HTTP2, 47 TOO_MANY_REDIRECTS, 92 HTTP2_STREAM, 95 HTTP3 | protocolViolation |
+/// | 1 UNSUPPORTED_PROTOCOL, 8 WEIRD_SERVER_REPLY, 16 HTTP2, 47 TOO_MANY_REDIRECTS, 92 HTTP2_STREAM, 95 HTTP3 | protocolViolation |
 /// | 18 PARTIAL_FILE, 52 GOT_NOTHING, 55 SEND_ERROR, 56 RECV_ERROR | connectionLost |
 /// | 25 UPLOAD_FAILED, 26 READ_ERROR, 34 HTTP_POST_ERROR, 65 SEND_FAIL_REWIND | requestBodyFailed |
 /// | 28 OPERATION_TIMEDOUT | timedOut |
@@ -27,6 +27,10 @@ internal import FoundationEssentials
 /// | 63 FILESIZE_EXCEEDED | limitExceeded |
 /// | 42 ABORTED_BY_CALLBACK | cancelled |
 /// | 22 HTTP_RETURNED_ERROR, 23 WRITE_ERROR, 27 OUT_OF_MEMORY, 81 AGAIN, 93 RECURSIVE_API_CALL, 94 AUTH_ERROR, 99 UNRECOVERABLE_POLL, others | other |
+///
+/// `UNSUPPORTED_PROTOCOL` counts as a protocol violation: the transport rejects non-HTTP schemes
+/// before libcurl sees them, so libcurl only reports it for a reply without a valid status line
+/// ("Received HTTP/0.9 when not allowed").
 ///
 /// `WRITE_ERROR` and `ABORTED_BY_CALLBACK` are what libcurl reports when one of the transport's own
 /// callbacks stops a transfer (a limit, a full disk, a failed body producer); the transport then
@@ -42,12 +46,12 @@ enum CurlErrorMapping {
         func map(_ codes: [Int], _ category: TransportError.Category) {
             for code in codes { table[code] = category }
         }
-        map([1, 3], .invalidRequest)
+        map([3], .invalidRequest)
         map([2, 4, 43, 48, 49], .configuration)
         map([5, 97], .proxyFailed)
         map([6], .nameResolutionFailed)
         map([7, 45, 89, 96], .cannotConnect)
-        map([8, 16, 47, 92, 95], .protocolViolation)
+        map([1, 8, 16, 47, 92, 95], .protocolViolation)
         map([18, 52, 55, 56], .connectionLost)
         map([25, 26, 34, 65], .requestBodyFailed)
         map([28], .timedOut)

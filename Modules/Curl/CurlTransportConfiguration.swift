@@ -128,6 +128,10 @@ extension CurlTransport {
     }
 
     /// Which HTTP versions a transport speaks.
+    ///
+    /// ```swift
+    /// configuration.httpVersion = .h2cUpgrade  // also try HTTP/2 on plain http:// URLs
+    /// ```
     public enum HTTPVersionPolicy: Sendable, Hashable {
         /// HTTP/1.1 for `http://`; HTTP/2 via ALPN for `https://`, falling back to HTTP/1.1.
         case automatic
@@ -141,6 +145,14 @@ extension CurlTransport {
     }
 
     /// How transfers reach the network.
+    ///
+    /// ```swift
+    /// configuration.proxy = .explicit(
+    ///     url: "http://proxy.internal:3128",
+    ///     credentials: CurlTransport.ProxyCredentials(user: "app", password: "secret"),
+    ///     noProxy: ["localhost", ".internal"]
+    /// )
+    /// ```
     public enum Proxy: Sendable, Hashable {
         /// Use `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy` from the environment, as
         /// curl does.
@@ -153,6 +165,10 @@ extension CurlTransport {
     }
 
     /// A proxy user name and password.
+    ///
+    /// ```swift
+    /// let credentials = CurlTransport.ProxyCredentials(user: "app", password: "secret")
+    /// ```
     public struct ProxyCredentials: Sendable, Hashable {
         /// The user name.
         public var user: String
@@ -219,6 +235,11 @@ extension CurlTransport {
     }
 
     /// TLS trust anchors, client identity and verification switches.
+    ///
+    /// ```swift
+    /// configuration.tls.caFile = "/etc/courier/internal-ca.pem"
+    /// configuration.tls.clientCertificate = CurlTransport.ClientCertificate(path: "client.pem", keyPath: "client.key")
+    /// ```
     public struct TLS: Sendable, Hashable {
         /// A PEM bundle of trusted CAs (`CURLOPT_CAINFO`); `nil` uses the system bundle.
         public var caFile: String?
@@ -236,6 +257,10 @@ extension CurlTransport {
     }
 
     /// A client certificate and its private key.
+    ///
+    /// ```swift
+    /// let identity = CurlTransport.ClientCertificate(path: "bundle.p12", format: .pkcs12, keyPassword: "pw")
+    /// ```
     public struct ClientCertificate: Sendable, Hashable {
         /// The encoding of the certificate file.
         public enum Format: String, Sendable, Hashable {
@@ -270,6 +295,10 @@ extension CurlTransport {
     }
 
     /// Whether transfers use the transport's cookie jar.
+    ///
+    /// ```swift
+    /// configuration.cookiePolicy = .disabled  // a request can still opt in with handlesCookies = true
+    /// ```
     public enum CookiePolicy: Sendable, Hashable {
         /// Store cookies from responses in the jar and send matching ones.
         case enabled

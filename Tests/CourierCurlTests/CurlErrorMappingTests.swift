@@ -33,6 +33,7 @@ import Testing
         #expect(CurlErrorMapping.category(forCode: 5) == .proxyFailed)
         #expect(CurlErrorMapping.category(forCode: 97) == .proxyFailed)
         #expect(CurlErrorMapping.category(forCode: 3) == .invalidRequest)
+        #expect(CurlErrorMapping.category(forCode: 1) == .protocolViolation)
         #expect(CurlErrorMapping.category(forCode: 48) == .configuration)
         #expect(CurlErrorMapping.category(forCode: 42) == .cancelled)
     }
