@@ -28,7 +28,13 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        .target(name: "CCourierCurlShim", dependencies: ["CCourierCurl"], path: "Modules/CCourierCurlShim"),
+        .target(
+            name: "CCourierCurlShim",
+            dependencies: ["CCourierCurl"],
+            path: "Modules/CCourierCurlShim",
+            // The TLS trust hook calls OpenSSL directly: the same libssl libcurl uses.
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        ),
         module("CourierCurl", folder: "Curl", ["CourierHTTP", "CourierTransport", "CCourierCurl", "CCourierCurlShim"]),
 
         // MARK: Executables

@@ -158,7 +158,7 @@ final class CurlTransferState {
         }
 
         try configureRouting(configuration, resolveList: resolveList, connectToList: connectToList)
-        try configureTLS(configuration.tls)
+        try configureTLS(configuration.tls, trustSettings: loop.trustSettings)
         if request.handlesCookies ?? (configuration.cookiePolicy == .enabled) {
             try check(courier_curl_easy_setopt_share(easy, share), "CURLOPT_SHARE")
             try set(CURLOPT_COOKIEFILE, "")
@@ -304,11 +304,23 @@ final class CurlTransferState {
         }
     }
 
-    private func configureTLS(_ tls: CurlTransport.TLS) throws(TransportError) {
+    private func configureTLS(
+        _ tls: CurlTransport.TLS,
+        trustSettings: UnsafeMutableRawPointer?
+    ) throws(TransportError) {
         if let caFile = tls.caFile { try set(CURLOPT_CAINFO, caFile) }
         if let caDirectory = tls.caDirectory { try set(CURLOPT_CAPATH, caDirectory) }
-        try set(CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer ? 1 : 0)
-        try set(CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
+        if let trustSettings {
+            // The evaluator decides: OpenSSL must still ask (VERIFYPEER), the host check moves into
+            // the verify callback, and no session may be resumed past it.
+            try check(courier_curl_install_trust_callback(easy, trustSettings), "CURLOPT_SSL_CTX_FUNCTION")
+            try set(CURLOPT_SSL_VERIFYPEER, 1)
+            try set(CURLOPT_SSL_VERIFYHOST, 0)
+            try set(CURLOPT_SSL_SESSIONID_CACHE, 0)
+        } else {
+            try set(CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer ? 1 : 0)
+            try set(CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
+        }
         if let identity = tls.clientCertificate {
             try set(CURLOPT_SSLCERT, identity.path)
             try set(CURLOPT_SSLCERTTYPE, identity.format.rawValue)

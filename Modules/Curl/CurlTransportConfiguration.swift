@@ -67,6 +67,20 @@ extension CurlTransport {
         public var unixSocketPath: String?
         /// Trust anchors, client certificate and verification switches.
         public var tls: TLS = TLS()
+        /// Decides whether to trust each new TLS connection; `nil` (the default) leaves it to libcurl.
+        ///
+        /// Called on the loop thread inside the handshake, so it must answer quickly and never
+        /// block. Its answer is final: `chainVerified` reports what OpenSSL concluded from
+        /// ``TLS/caFile``, ``TLS/caDirectory`` and (with ``TLS/verifiesHost``) the host name, and an
+        /// evaluator may accept what OpenSSL rejected (self-signed, pinned) or reject what it
+        /// accepted. While an evaluator is set, TLS session resumption is off: a resumed session
+        /// would skip the check. Rejection fails the transfer with
+        /// ``TransportError/Category/serverTrustFailed`` before a request byte is sent.
+        ///
+        /// ```swift
+        /// configuration.serverTrustEvaluator = { $0.certificateChain.first == pinnedLeafDER }
+        /// ```
+        public var serverTrustEvaluator: (@Sendable (CurlServerTrustChallenge) -> Bool)?
         /// Whether transfers keep and send cookies by default; a request's `handlesCookies` wins.
         public var cookiePolicy: CookiePolicy = .enabled
         /// Send `Accept-Encoding` for every coding libcurl decodes (gzip, deflate, br, zstd) and
