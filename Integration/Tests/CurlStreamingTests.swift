@@ -12,6 +12,8 @@ import Testing
         var options = TransferOptions()
         options.highWaterMark = 256 << 10
         options.lowWaterMark = 64 << 10
+        // Paused by backpressure is not idle: a 1 s idle timeout must survive the 2 s stall.
+        options.idleTimeout = .seconds(1)
         let transfer = transport.startTransfer(HTTPRequest(url: base.adding("/big-100m")), options: options)
         var received = 0
         var stalled = false

@@ -1,6 +1,13 @@
 #include "CCourierCurlShim.h"
 
-CURLcode courier_curl_global_init(void) { return curl_global_init(CURL_GLOBAL_DEFAULT); }
+#include <openssl/crypto.h>
+
+CURLcode courier_curl_global_init(void) {
+    // Without NO_ATEXIT, OpenSSL's atexit cleanup can run while a loop thread still holds TLS
+    // connections, and crash the process on exit (swift-corelibs-foundation#5469).
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+    return curl_global_init(CURL_GLOBAL_DEFAULT);
+}
 
 const curl_version_info_data *courier_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
 

@@ -5,7 +5,9 @@ internal import CourierTransport
 /// The process-wide libcurl initialisation and the capability check every transport relies on.
 ///
 /// `curl_global_init` is not thread-safe on every build, so it runs exactly once, through a lazily
-/// initialised global (Swift runs those under `swift_once`), before any loop thread exists.
+/// initialised global (Swift runs those under `swift_once`), before any loop thread exists. OpenSSL
+/// is initialised first without its `atexit` cleanup, which could otherwise pull the library out
+/// from under a loop thread at process exit.
 enum CurlRuntime {
     /// The outcome of initialising libcurl and checking what it was built with; `nil` when usable.
     static let startupError: TransportError? = initialise()
