@@ -194,6 +194,23 @@ import Testing
     }
 
     @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))
+    func waitsForPausingBodyReaderWithoutBlocking() async throws {
+        let base = try #require(CurlTestServers.http)
+        let transport = CurlTestServers.transport()
+        let request = HTTPRequest(method: .post, url: base.adding("/upload"), body: HTTPBody(source: PausingSource()))
+        let start = ContinuousClock.now
+        let recorded = await record(transport.startTransfer(request))
+        let elapsed = start.duration(to: .now)
+        #expect(recorded.error == nil)
+        #expect(
+            String(decoding: recorded.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "10000"
+        )
+        #expect(recorded.response?.headers["X-Upload-Framing"] == "length")
+        #expect(elapsed >= .milliseconds(180))
+        await transport.shutdown()
+    }
+
+    @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))
     func failsWhenTheProducerThrows() async throws {
         let base = try #require(CurlTestServers.http)
         let transport = CurlTestServers.transport()
@@ -234,5 +251,36 @@ import Testing
         #expect(failure?.category == .cancelled)
         #expect(try #require(cancelledAt).duration(to: .now) < .seconds(1))
         await transport.shutdown()
+    }
+}
+
+/// A body of 10 × 1000 bytes whose reader pauses 20 ms before each piece.
+struct PausingSource: HTTPBodySource {
+    var length: Int64? { 10_000 }
+
+    func makeReader() throws -> any HTTPBodyReader { PausingReader() }
+
+    final class PausingReader: HTTPBodyReader {
+        private var sent = 0
+        private var resumeAt: ContinuousClock.Instant?
+
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> HTTPBodyReadResult {
+            guard sent < 10_000 else { return .end }
+            guard let resumeAt, resumeAt <= .now else {
+                let until = resumeAt ?? .now + .milliseconds(20)
+                self.resumeAt = until
+                return .paused(until: until)
+            }
+            self.resumeAt = nil
+            let count = min(1000, buffer.count)
+            for index in 0..<count { buffer[index] = UInt8(ascii: "p") }
+            sent += count
+            return .bytes(count)
+        }
+
+        func rewind() throws {
+            sent = 0
+            resumeAt = nil
+        }
     }
 }

@@ -49,6 +49,9 @@ extension CurlTransferState {
             return lineCount
         }
         finalResponse = response
+        // The first progress event comes a progress interval after the head, so a small response
+        // costs one final progress event rather than two.
+        lastDownloadProgress = .now
         expectedBodyBytes = DownloadFile.identityLength(headers)
         if let download {
             do {
