@@ -42,6 +42,39 @@ import Testing
         #expect(error?.code == 61)
     }
 
+    @Test func rejectsConflictingFraming() async throws {
+        let both = try await failure(
+            for: "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+        )
+        #expect(both?.category == .protocolViolation)
+        #expect(both?.message == "the response has both Transfer-Encoding and Content-Length")
+        let conflicting = try await failure(
+            for: "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd"
+        )
+        #expect(conflicting?.message == "the response has conflicting Content-Length values 3, 4")
+        let invalid = try await failure(for: "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n")
+        #expect(invalid?.category == .protocolViolation)
+    }
+
+    @Test func acceptsRepeatedEqualContentLength() async throws {
+        let server = try CannedResponseServer(
+            response: Data("HTTP/1.1 200 OK\r\nContent-Length: 3, 3\r\nConnection: close\r\n\r\nabc".utf8)
+        )
+        defer { server.close() }
+        let transport = CurlTestServers.transport()
+        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/"))
+        let recorded = await record(transport.startTransfer(HTTPRequest(url: url)))
+        #expect(recorded.error == nil)
+        #expect(recorded.body == Data("abc".utf8))
+        await transport.shutdown()
+    }
+
+    @Test func limitsEndlessInterimResponses() async throws {
+        let interim = String(repeating: "HTTP/1.1 100 Continue\r\nX-Filler: 0123456789\r\n\r\n", count: 6000)
+        let error = try await failure(for: interim)
+        #expect(error?.category == .limitExceeded)
+    }
+
     @Test func reportsEmptyReply() async throws {
         let error = try await failure(for: "")
         #expect(error?.category == .connectionLost)

@@ -36,6 +36,9 @@ extension CurlTransferState {
         if courier_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &curlVersion) == CURLE_OK {
             version = Self.responseVersion(curlVersion) ?? parsedVersion
         }
+        if let violation = Self.framingViolation(headers, version: version) {
+            return stop(.protocolViolation, violation)
+        }
         let response = HTTPResponse(
             status: HTTPStatus(code: status),
             headers: headers,
@@ -67,6 +70,27 @@ extension CurlTransferState {
     }
 
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// Framing that libcurl tolerates but that makes the body length ambiguous (request smuggling's
+    /// raw material): `Transfer-Encoding` together with `Content-Length` (RFC 9112 §6.1), or
+    /// `Content-Length` values that disagree or are not numbers (RFC 9110 §8.6).
+    static func framingViolation(_ headers: HTTPHeaders, version: HTTPResponse.Version) -> String? {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        let lengths = headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }.map {
+            String($0.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+        }
+        if version == .http1_0 || version == .http1_1, headers.contains(name: "Transfer-Encoding"), !lengths.isEmpty {
+            return "the response has both Transfer-Encoding and Content-Length"
+        }
+        guard let first = lengths.first else { return nil }
+        guard !first.isEmpty, first.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return "the response has an invalid Content-Length \(first.debugDescription)"
+        }
+        if lengths.contains(where: { $0 != first }) {
+            return "the response has conflicting Content-Length values \(lengths.joined(separator: ", "))"
+        }
+        return nil
+    }
 
     /// The redirect target: libcurl's resolution of `Location` (`CURLINFO_REDIRECT_URL`), else our
     /// own resolution against the request URL.
