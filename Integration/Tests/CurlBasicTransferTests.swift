@@ -215,6 +215,20 @@ import Testing
         await transport.shutdown()
     }
 
+    @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))
+    func finishesTransfersOfADroppedTransport() async throws {
+        let base = try #require(CurlTestServers.http)
+        let transfer = CurlTestServers.transport().startTransfer(HTTPRequest(url: base.adding("/big-100m")))
+        var received = 0
+        var completed = false
+        for await event in transfer.events {
+            if case .body(let chunk) = event { received += chunk.count }
+            if case .completed = event { completed = true }
+        }
+        #expect(completed)
+        #expect(received == 104_857_600)
+    }
+
     @Test func failsTransfersAfterShutdown() async throws {
         let transport = CurlTestServers.transport()
         await transport.shutdown()

@@ -53,6 +53,8 @@ final class CurlLoop: @unchecked Sendable {
         case requestBodyReady(Int)
         case cookies(CookieOperation, CheckedContinuation<Result<[String], TransportError>, Never>)
         case shutdown(CheckedContinuation<Void, Never>?)
+        /// The transport was released without `shutdown()`: stop once the last transfer ends.
+        case ownerReleased
     }
 
     private struct Inbox {
@@ -75,6 +77,7 @@ final class CurlLoop: @unchecked Sendable {
     private var timedUnpauses: [Int: ContinuousClock.Instant] = [:]
     private var cookieHandle: UnsafeMutableRawPointer?
     private var admission: OriginAdmission
+    private var ownerReleased = false
 
     /// Creates the multi and share handles; `nil` when libcurl cannot allocate them.
     init?(configuration: CurlTransport.Configuration) {
@@ -184,10 +187,13 @@ final class CurlLoop: @unchecked Sendable {
                 return inbox.commands
             }
             for command in commands {
-                if case .shutdown(let waiter) = command {
+                switch command {
+                case .shutdown(let waiter):
                     shutdownWaiters.append(waiter)
                     stopping = true
-                } else {
+                case .ownerReleased:
+                    ownerReleased = true
+                default:
                     handle(command)
                 }
             }
@@ -196,6 +202,8 @@ final class CurlLoop: @unchecked Sendable {
             curl_multi_perform(multi, &running)
             reapFinishedTransfers()
             unpauseDueRequestBodies()
+            // Transfers outlive a dropped transport: the loop stops when the last one has ended.
+            if ownerReleased && active.isEmpty && !admission.hasWaiting { break }
             curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
         }
         tearDown(shutdownWaiters)
@@ -241,7 +249,7 @@ final class CurlLoop: @unchecked Sendable {
             active[id]?.requestBodyReady()
         case .cookies(let operation, let continuation):
             continuation.resume(returning: runCookieOperation(operation))
-        case .shutdown:
+        case .shutdown, .ownerReleased:
             break
         }
     }

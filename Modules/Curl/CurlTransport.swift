@@ -7,8 +7,9 @@ internal import Synchronization
 /// Transfers share the instance's connection pool (HTTP/1.1 keep-alive, HTTP/2 multiplexing over
 /// TLS), cookie jar and configuration. Every libcurl call happens on the loop thread; the methods
 /// here only post commands to it, so none of them blocks. Create one transport per set of TLS,
-/// proxy and routing settings and keep it for the life of the session; call ``shutdown()`` before
-/// dropping it (dropping it without shutting down also stops the loop, without waiting).
+/// proxy and routing settings and keep it for the life of the session. ``shutdown()`` cancels what
+/// is in flight and waits for the loop thread to clean up; a transport dropped without it lets its
+/// running transfers finish, then stops its loop thread by itself.
 ///
 /// libcurl never follows redirects here: a redirect response arrives as
 /// ``TransferEvent/redirect(_:location:)`` and the transfer completes without its body.
@@ -64,7 +65,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     deinit {
-        loop?.post(.shutdown(nil))
+        loop?.post(.ownerReleased)
     }
 
     /// Why the transport cannot run transfers, or `nil` when it can.

@@ -19,7 +19,7 @@ internal import FoundationEssentials
 /// - any other status: the error body is discarded and the partial file kept for a later attempt;
 ///   the response is reported as usual so the caller sees the status.
 /// Without a resume the file is truncated when the response arrives, so a transfer that fails before
-/// any response leaves an existing file untouched. A transfer that fails midway leaves what it
+/// any response leaves an existing file's contents untouched (a missing file is created empty). A transfer that fails midway leaves what it
 /// wrote, so a later attempt can resume from it.
 final class DownloadFile {
     /// How the response body is handled once its head is known.

@@ -61,6 +61,9 @@ struct OriginAdmission {
         return nil
     }
 
+    /// Whether any transfer is held back.
+    var hasWaiting: Bool { !waiting.isEmpty }
+
     mutating func removeAllWaiting() -> [PendingTransfer] {
         defer { waiting.removeAll() }
         return waiting.values.flatMap { $0 }
