@@ -178,6 +178,26 @@ import Testing
         await transport.shutdown()
     }
 
+    @Test(.enabled(if: CurlTestServers.hasTLS, "TEST_HTTPS_URL or TEST_CA_FILE not set"))
+    func uploadsFromAsyncProducerOverHTTP2() async throws {
+        let base = try #require(CurlTestServers.https)
+        let transport = CurlTestServers.transport()
+        let producer = PatternProducer(chunks: 200, chunkSize: 20_000)
+        let request = HTTPRequest(
+            method: .post,
+            url: base.adding("/upload"),
+            body: HTTPBody(length: nil, producer: producer)
+        )
+        let recorded = await record(transport.startTransfer(request))
+        #expect(recorded.error == nil)
+        #expect(recorded.response?.version == .http2)
+        #expect(
+            String(decoding: recorded.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "4000000"
+        )
+        #expect(recorded.metrics?.requestBodyBytes == 4_000_000)
+        await transport.shutdown()
+    }
+
     @Test(.enabled(if: CurlTestServers.hasHTTPBin, "TEST_HTTPBIN_URL not set"))
     func uploadsProducerBodyIntact() async throws {
         let base = try #require(CurlTestServers.httpbin)

@@ -84,6 +84,34 @@ import Testing
         await transport.shutdown()
     }
 
+    @Test(.enabled(if: CurlTestServers.hasTLS, "TEST_HTTPS_URL or TEST_CA_FILE not set"))
+    func trustsHashedCADirectory() async throws {
+        let base = try #require(CurlTestServers.https)
+        let caFile = try #require(CurlTestServers.caFile)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-ca-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: caFile, toPath: directory.appendingPathComponent("ca.pem").path)
+        let rehash = try await runProcess("/usr/bin/openssl", ["rehash", directory.path])
+        #expect(rehash == 0)
+        let transport = CurlTestServers.transport {
+            $0.tls.caFile = "/nonexistent-bundle.pem"
+            $0.tls.caDirectory = directory.path
+        }
+        // CAINFO that does not exist is an error even with a CA directory: name none instead.
+        let failing = await record(transport.startTransfer(HTTPRequest(url: base.adding("/small"))))
+        #expect(failing.error?.category == .tlsFailed)
+        #expect(failing.error?.code == 77)
+        await transport.shutdown()
+        let directoryOnly = CurlTestServers.transport {
+            $0.tls.caFile = nil
+            $0.tls.caDirectory = directory.path
+        }
+        let result = try await directoryOnly.startTransfer(HTTPRequest(url: base.adding("/small"))).collect(upTo: 1024)
+        #expect(result.response.status.code == 200)
+        await directoryOnly.shutdown()
+    }
+
     @Test(.enabled(if: CurlTestServers.hasTLS && CurlTestServers.value("TEST_OTHER_CA_FILE") != nil, "no other CA"))
     func rejectsUntrustedServer() async throws {
         let base = try #require(CurlTestServers.https)
@@ -94,4 +122,21 @@ import Testing
         #expect(recorded.response == nil)
         await transport.shutdown()
     }
+}
+
+/// Runs an executable and awaits its exit status without blocking a cooperative thread.
+func runProcess(_ path: String, _ arguments: [String]) async throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        process.terminationHandler = { _ in continuation.resume() }
+        do {
+            try process.run()
+        } catch {
+            process.terminationHandler = nil
+            continuation.resume(throwing: error)
+        }
+    }
+    return process.terminationStatus
 }
