@@ -14,6 +14,13 @@ internal import Synchronization
 /// libcurl never follows redirects here: a redirect response arrives as
 /// ``TransferEvent/redirect(_:location:)`` and the transfer completes without its body.
 ///
+/// Request headers go out as given. libcurl adds only `Host`, `Accept: */*` (when the request has
+/// no `Accept`), the body framing (`Content-Length`, or `Transfer-Encoding: chunked` for a body of
+/// unknown length) and, with ``Configuration/automaticDecompression``, `Accept-Encoding`. It never
+/// adds `Content-Type` or `Expect: 100-continue` (a request that sets `Expect` itself gets it).
+/// Every method with a body is sent through libcurl's POST machinery under its own name, and `HEAD`
+/// asks for no body.
+///
 /// ```swift
 /// let transport = CurlTransport()
 /// let request = HTTPRequest(url: URL(string: "https://example.com/")!)
