@@ -94,14 +94,6 @@ import Testing
         #expect(CurlTransferState.milliseconds(.seconds(Int64.max)) == Int.max)
     }
 
-    @Test func parsesContentRange() {
-        #expect(DownloadFile.parseContentRange("bytes 100-199/1000")! == (100, 199, 1000))
-        #expect(DownloadFile.parseContentRange("bytes 0-0/*")! == (0, 0, nil))
-        #expect(DownloadFile.parseContentRange("bytes 5-4/10") == nil)
-        #expect(DownloadFile.parseContentRange("items 0-1/2") == nil)
-        #expect(DownloadFile.parseContentRange("bytes 0-1/x") == nil)
-    }
-
     @Test func decidesWhichRequestsCarryBodies() throws {
         let url = try #require(URL(string: "http://127.0.0.1/"))
         #expect(!CurlTransferState.sendsBody(HTTPRequest(method: .get, url: url)))
