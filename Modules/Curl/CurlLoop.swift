@@ -87,7 +87,9 @@ final class CurlLoop: @unchecked Sendable {
             return nil
         }
         self.configuration = configuration
-        admission = OriginAdmission(limit: configuration.maxConcurrentStreams)
+        admission = OriginAdmission(
+            limit: max(configuration.maxConcurrentStreams, configuration.maxConnectionsPerHost)
+        )
         self.multi = multi
         self.share = share
         _ = courier_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))

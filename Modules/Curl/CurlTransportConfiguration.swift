@@ -27,12 +27,13 @@ extension CurlTransport {
         public var maxTotalConnections: Int?
         /// Idle connections kept for reuse (`CURLMOPT_MAXCONNECTS`); 64 by default.
         public var connectionCacheSize: Int = 64
-        /// HTTP/2 streams per connection (`CURLMOPT_MAX_CONCURRENT_STREAMS`), and the number of
-        /// transfers per origin handed to libcurl at once; 100 by default.
+        /// HTTP/2 streams per connection (`CURLMOPT_MAX_CONCURRENT_STREAMS`); 100 by default.
         ///
-        /// Further transfers to the same origin wait in the transport, in order, and their timeouts
-        /// start when they are handed over. For HTTP/1.1 this never limits anything: at most
-        /// ``maxConnectionsPerHost`` requests can be in flight per host anyway.
+        /// The transport hands libcurl at most this many transfers per origin at once (or
+        /// ``maxConnectionsPerHost``, if larger). Further transfers to the same origin wait in the
+        /// transport, in order, and their timeouts start when they are handed over. For HTTP/1.1
+        /// this never limits anything: at most ``maxConnectionsPerHost`` requests can be in flight
+        /// per host anyway.
         public var maxConcurrentStreams: Int = 100
         /// The longest to wait for a connection (TCP plus TLS); 30 seconds by default.
         public var connectTimeout: Duration = .seconds(30)

@@ -6,7 +6,8 @@ internal import FoundationEssentials
 /// libcurl 7.88 opens a new connection for every transfer that finds the existing HTTP/2
 /// connections at their stream limit, up to `CURLMOPT_MAX_HOST_CONNECTIONS` (curl/curl#10456, fixed
 /// in 8.x). Measured here: 200 concurrent GETs to nginx over h2 used 32 connections with a host cap
-/// of 32. Admitting at most `limit` transfers per origin (the stream limit of one connection) keeps
+/// of 32. Admitting at most `limit` transfers per origin (the stream limit of one connection, or the
+/// per-host connection cap when that is larger, so HTTP/1.1 is never held back) keeps
 /// HTTP/2 on one connection, and never slows HTTP/1.1, which can run at most
 /// `maxConnectionsPerHost` (fewer) transfers at once anyway: libcurl would queue the rest itself.
 /// A held-back transfer's timeouts start when it is admitted.
