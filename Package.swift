@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
         .library(name: "CourierSecurityOpenSSL", targets: ["CourierSecurityOpenSSL"]),
+        .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -39,6 +40,22 @@ let package = Package(
             ["CourierSecurity", "CCourierOpenSSL", "CCourierOpenSSLShim"]
         ),
 
+        // MARK: libcurl backend (leaf: the only targets that link libcurl)
+        .systemLibrary(
+            name: "CCourierCurl",
+            path: "Modules/CCourierCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "CCourierCurlShim",
+            dependencies: ["CCourierCurl"],
+            path: "Modules/CCourierCurlShim",
+            // The TLS trust hook calls OpenSSL directly: the same libssl libcurl uses.
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        ),
+        module("CourierCurl", folder: "Curl", ["CourierHTTP", "CourierTransport", "CCourierCurl", "CCourierCurlShim"]),
+
         // MARK: Executables
         .executableTarget(
             name: "CourierCLI",
@@ -57,11 +74,12 @@ let package = Package(
             dependencies: ["CourierSecurity", "CourierSecurityOpenSSL", "CCourierOpenSSL", "CCourierOpenSSLShim"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "CourierCurlTests", dependencies: ["CourierCurl", "CourierTransport", "CourierHTTP"]),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)
         .testTarget(
             name: "CourierIntegrationTests",
-            dependencies: ["CourierHTTP", "CourierSerialization"],
+            dependencies: ["CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl"],
             path: "Integration/Tests"
         ),
     ],

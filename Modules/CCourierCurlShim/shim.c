@@ -1,0 +1,88 @@
+#include "CCourierCurlShim.h"
+
+#include <openssl/crypto.h>
+
+CURLcode courier_curl_global_init(void) {
+    // Without NO_ATEXIT, OpenSSL's atexit cleanup can run while a loop thread still holds TLS
+    // connections, and crash the process on exit (swift-corelibs-foundation#5469).
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+    return curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+const curl_version_info_data *courier_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
+
+int courier_curl_version_has_http2(const curl_version_info_data *info) {
+    return (info->features & CURL_VERSION_HTTP2) != 0;
+}
+
+CURLcode courier_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+CURLcode courier_curl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+CURLcode courier_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+CURLcode courier_curl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+CURLcode courier_curl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+CURLcode courier_curl_easy_setopt_share(CURL *handle, CURLSH *share) {
+    return curl_easy_setopt(handle, CURLOPT_SHARE, share);
+}
+
+CURLcode courier_curl_easy_setopt_data_function(CURL *handle, CURLoption option, curl_write_callback function) {
+    return curl_easy_setopt(handle, option, function);
+}
+
+CURLcode courier_curl_easy_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback function) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, function);
+}
+
+CURLcode courier_curl_easy_setopt_seek_function(CURL *handle, curl_seek_callback function) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, function);
+}
+
+CURLcode courier_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *out) {
+    return curl_easy_getinfo(handle, info, out);
+}
+
+CURLcode courier_curl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *out) {
+    return curl_easy_getinfo(handle, info, out);
+}
+
+CURLcode courier_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **out) {
+    return curl_easy_getinfo(handle, info, out);
+}
+
+CURLcode courier_curl_easy_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist **out) {
+    return curl_easy_getinfo(handle, info, out);
+}
+
+CURLMcode courier_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+CURLSHcode courier_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
+    return curl_share_setopt(share, option, value);
+}
+
+const long courier_curl_pause_all = CURLPAUSE_ALL;
+const long courier_curl_pause_recv = CURLPAUSE_RECV;
+const long courier_curl_pause_send = CURLPAUSE_SEND;
+const long courier_curl_pause_cont = CURLPAUSE_CONT;
+const size_t courier_curl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
+const size_t courier_curl_readfunc_pause = CURL_READFUNC_PAUSE;
+const size_t courier_curl_readfunc_abort = CURL_READFUNC_ABORT;
+const long courier_curl_pipe_multiplex = CURLPIPE_MULTIPLEX;
+const int courier_curl_seekfunc_ok = CURL_SEEKFUNC_OK;
+const int courier_curl_seekfunc_cantseek = CURL_SEEKFUNC_CANTSEEK;
+const int courier_curl_error_size = CURL_ERROR_SIZE;

@@ -1,0 +1,85 @@
+internal import CCourierCurl
+internal import CourierTransport
+internal import FoundationEssentials
+
+/// How every `CURLcode` maps to a ``TransportError/Category``.
+///
+/// The session layer acts on the category alone, so the table decides what is retried, what is a
+/// trust failure and what is the server's fault. Codes not listed (FTP, TFTP, LDAP, SSH, RTSP and
+/// telnet codes, which an HTTP-only transport never sees, and obsolete numbers) map to
+/// ``TransportError/Category/other``; the error keeps the raw code and libcurl's message.
+///
+/// | CURLcode | Category |
+/// |---|---|
+/// | 3 URL_MALFORMAT | invalidRequest |
+/// | 2 FAILED_INIT, 4 NOT_BUILT_IN, 43 BAD_FUNCTION_ARGUMENT, 48 UNKNOWN_OPTION, 49 SETOPT_OPTION_SYNTAX | configuration |
+/// | 5 COULDNT_RESOLVE_PROXY, 97 PROXY | proxyFailed |
+/// | 6 COULDNT_RESOLVE_HOST | nameResolutionFailed |
+/// | 7 COULDNT_CONNECT, 45 INTERFACE_FAILED, 89 NO_CONNECTION_AVAILABLE, 96 QUIC_CONNECT_ERROR | cannotConnect |
+/// | 1 UNSUPPORTED_PROTOCOL, 8 WEIRD_SERVER_REPLY, 16 HTTP2, 47 TOO_MANY_REDIRECTS, 92 HTTP2_STREAM, 95 HTTP3 | protocolViolation |
+/// | 18 PARTIAL_FILE, 52 GOT_NOTHING, 55 SEND_ERROR, 56 RECV_ERROR | connectionLost |
+/// | 25 UPLOAD_FAILED, 26 READ_ERROR, 34 HTTP_POST_ERROR, 65 SEND_FAIL_REWIND | requestBodyFailed |
+/// | 28 OPERATION_TIMEDOUT | timedOut |
+/// | 33 RANGE_ERROR, 36 BAD_DOWNLOAD_RESUME | resumeFailed |
+/// | 35 SSL_CONNECT_ERROR, 53/54/66 SSL_ENGINE_*, 58 SSL_CERTPROBLEM, 59 SSL_CIPHER, 64 USE_SSL_FAILED, 77 SSL_CACERT_BADFILE, 80 SSL_SHUTDOWN_FAILED, 82 SSL_CRL_BADFILE, 98 SSL_CLIENTCERT | tlsFailed |
+/// | 60 PEER_FAILED_VERIFICATION, 83 SSL_ISSUER_ERROR, 90 SSL_PINNEDPUBKEYNOTMATCH, 91 SSL_INVALIDCERTSTATUS | serverTrustFailed |
+/// | 61 BAD_CONTENT_ENCODING | contentDecodingFailed |
+/// | 63 FILESIZE_EXCEEDED | limitExceeded |
+/// | 42 ABORTED_BY_CALLBACK | cancelled |
+/// | 22 HTTP_RETURNED_ERROR, 23 WRITE_ERROR, 27 OUT_OF_MEMORY, 81 AGAIN, 93 RECURSIVE_API_CALL, 94 AUTH_ERROR, 99 UNRECOVERABLE_POLL, others | other |
+///
+/// `UNSUPPORTED_PROTOCOL` counts as a protocol violation: the transport rejects non-HTTP schemes
+/// before libcurl sees them, so libcurl only reports it for a reply without a valid status line
+/// ("Received HTTP/0.9 when not allowed").
+///
+/// `WRITE_ERROR` and `ABORTED_BY_CALLBACK` are what libcurl reports when one of the transport's own
+/// callbacks stops a transfer (a limit, a full disk, a failed body producer); the transport then
+/// reports the reason it recorded itself, and this table only applies to the bare code.
+enum CurlErrorMapping {
+    /// The category of a raw `CURLcode` value.
+    static func category(forCode code: Int) -> TransportError.Category {
+        table[code] ?? .other
+    }
+
+    private static let table: [Int: TransportError.Category] = {
+        var table: [Int: TransportError.Category] = [:]
+        func map(_ codes: [Int], _ category: TransportError.Category) {
+            for code in codes { table[code] = category }
+        }
+        map([3], .invalidRequest)
+        map([2, 4, 43, 48, 49], .configuration)
+        map([5, 97], .proxyFailed)
+        map([6], .nameResolutionFailed)
+        map([7, 45, 89, 96], .cannotConnect)
+        map([1, 8, 16, 47, 92, 95], .protocolViolation)
+        map([18, 52, 55, 56], .connectionLost)
+        map([25, 26, 34, 65], .requestBodyFailed)
+        map([28], .timedOut)
+        map([33, 36], .resumeFailed)
+        map([35, 53, 54, 58, 59, 64, 66, 77, 80, 82, 98], .tlsFailed)
+        map([60, 83, 90, 91], .serverTrustFailed)
+        map([61], .contentDecodingFailed)
+        map([63], .limitExceeded)
+        map([42], .cancelled)
+        return table
+    }()
+
+    /// The error for a failed transfer: the category from the table, libcurl's detailed message from
+    /// the transfer's error buffer when it wrote one, else the generic `curl_easy_strerror` text.
+    static func error(
+        code raw: Int,
+        errorBuffer: String,
+        url: URL?,
+        metrics: TransferMetrics?
+    ) -> TransportError {
+        let generic = String(cString: curl_easy_strerror(CURLcode(rawValue: UInt32(truncatingIfNeeded: raw))))
+        let message = errorBuffer.isEmpty ? generic : errorBuffer
+        return TransportError(
+            category: category(forCode: raw),
+            code: raw,
+            message: message,
+            url: url,
+            metrics: metrics
+        )
+    }
+}

@@ -1,0 +1,471 @@
+internal import CCourierCurl
+internal import CCourierCurlShim
+internal import CourierHTTP
+internal import CourierTransport
+internal import FoundationEssentials
+internal import Synchronization
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
+
+/// A transfer handed to the loop: everything it needs to build the easy handle on its own thread.
+struct PendingTransfer: Sendable {
+    let id: Int
+    let request: HTTPRequest
+    let options: TransferOptions
+    let events: TransferEvents
+    let requestBodyPipe: RequestBodyPipe?
+}
+
+/// A cookie-jar operation run on the loop thread against the transport's shared jar.
+enum CookieOperation: Sendable {
+    case list
+    case set(String)
+    case removeAll
+    case removeSessionCookies
+    case load(path: String)
+    case save(path: String)
+}
+
+/// One thread that owns a libcurl multi handle and every easy handle of one transport.
+///
+/// The thread runs: drain the inbox (add, cancel, pause and unpause, suspend, resume, cookie
+/// operations, shutdown) → `curl_multi_perform` → `curl_multi_info_read` → `curl_multi_poll`, with
+/// the poll timeout taken from libcurl and from the earliest scheduled request-body unpause. Other
+/// threads only append to the `Mutex` inbox and call `curl_multi_wakeup` under the same lock, so the
+/// multi handle is never woken after its cleanup. Nothing on this thread sleeps or blocks except in
+/// `curl_multi_poll`.
+///
+/// `@unchecked Sendable`: the C handles (`CURLM`, `CURLSH`, the configuration slists) and `active`
+/// are created before the thread starts and are touched only on the loop thread afterwards (the
+/// confinement rule); the one member used from other threads is `inbox`, a `Mutex`, through `post`,
+/// which calls `curl_multi_wakeup`, the one libcurl call documented as safe from any thread.
+final class CurlLoop: @unchecked Sendable {
+    enum Command: Sendable {
+        case add(PendingTransfer)
+        case cancel(Int)
+        case suspend(Int)
+        case resume(Int)
+        case responseDemand(Int)
+        case requestBodyReady(Int)
+        case cookies(CookieOperation, CheckedContinuation<Result<[String], TransportError>, Never>)
+        case shutdown(CheckedContinuation<Void, Never>?)
+        /// The transport was released without `shutdown()`: stop once the last transfer ends.
+        case ownerReleased
+    }
+
+    private struct Inbox {
+        var commands: [Command] = []
+        var closed = false
+    }
+
+    let configuration: CurlTransport.Configuration
+    private let inbox = Mutex(Inbox())
+    private let multi: UnsafeMutableRawPointer
+    private let share: UnsafeMutableRawPointer
+    private let resolveList: UnsafeMutablePointer<curl_slist>?
+    private let connectToList: UnsafeMutablePointer<curl_slist>?
+    /// The C trust settings and the evaluator they point at, when the configuration has one.
+    let trustSettings: UnsafeMutableRawPointer?
+    private let trustEvaluator: Unmanaged<ServerTrustEvaluatorBox>?
+
+    // Loop-thread state.
+    private var active: [Int: CurlTransferState] = [:]
+    private var timedUnpauses: [Int: ContinuousClock.Instant] = [:]
+    private var cookieHandle: UnsafeMutableRawPointer?
+    private var admission: OriginAdmission
+    private var ownerReleased = false
+
+    /// Creates the multi and share handles; `nil` when libcurl cannot allocate them.
+    init?(configuration: CurlTransport.Configuration) {
+        guard let multi = curl_multi_init() else { return nil }
+        guard let share = curl_share_init() else {
+            curl_multi_cleanup(multi)
+            return nil
+        }
+        self.configuration = configuration
+        admission = OriginAdmission(
+            limit: max(configuration.maxConcurrentStreams, configuration.maxConnectionsPerHost)
+        )
+        self.multi = multi
+        self.share = share
+        _ = courier_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
+        _ = courier_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, courier_curl_pipe_multiplex)
+        _ = courier_curl_multi_setopt_long(
+            multi,
+            CURLMOPT_MAX_HOST_CONNECTIONS,
+            configuration.maxConnectionsPerHost
+        )
+        _ = courier_curl_multi_setopt_long(
+            multi,
+            CURLMOPT_MAX_TOTAL_CONNECTIONS,
+            configuration.maxTotalConnections ?? 0
+        )
+        _ = courier_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.connectionCacheSize)
+        _ = courier_curl_multi_setopt_long(
+            multi,
+            CURLMOPT_MAX_CONCURRENT_STREAMS,
+            configuration.maxConcurrentStreams
+        )
+        resolveList = Self.makeList(configuration.resolveOverrides.map(\.curlValue))
+        connectToList = Self.makeList(configuration.connectOverrides.map(\.curlValue))
+        if let evaluate = configuration.serverTrustEvaluator {
+            let box = Unmanaged.passRetained(ServerTrustEvaluatorBox(evaluate))
+            guard
+                let settings = courier_curl_trust_settings_create(
+                    ServerTrustEvaluatorBox.callback,
+                    box.toOpaque(),
+                    configuration.tls.verifiesHost ? 1 : 0
+                )
+            else {
+                box.release()
+                curl_slist_free_all(resolveList)
+                curl_slist_free_all(connectToList)
+                curl_share_cleanup(share)
+                curl_multi_cleanup(multi)
+                return nil
+            }
+            trustEvaluator = box
+            trustSettings = settings
+        } else {
+            trustEvaluator = nil
+            trustSettings = nil
+        }
+    }
+
+    private static func makeList(_ values: [String]) -> UnsafeMutablePointer<curl_slist>? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for value in values { list = curl_slist_append(list, value) }
+        return list
+    }
+
+    /// Starts the detached loop thread; it keeps the loop alive until it has cleaned up.
+    func start() -> Bool {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread,
+            nil,
+            { context in
+                guard let context else { return nil }
+                let loop = Unmanaged<CurlLoop>.fromOpaque(context).takeRetainedValue()
+                loop.run()
+                return nil
+            },
+            context
+        )
+        guard status == 0 else {
+            Unmanaged<CurlLoop>.fromOpaque(context).release()
+            return false
+        }
+        // Detached, so nobody joins: `shutdown` awaits the continuation the thread resumes as its last
+        // act after `curl_multi_cleanup`; the thread then only returns, releasing its reference.
+        pthread_detach(thread)
+        return true
+    }
+
+    /// Queues a command for the loop and wakes it; `false` when the loop has stopped. Any thread.
+    @discardableResult
+    func post(_ command: Command) -> Bool {
+        inbox.withLock { inbox in
+            guard !inbox.closed else { return false }
+            inbox.commands.append(command)
+            curl_multi_wakeup(multi)
+            return true
+        }
+    }
+
+    // MARK: Loop thread
+
+    private func run() {
+        var shutdownWaiters: [CheckedContinuation<Void, Never>?] = []
+        var stopping = false
+        while !stopping {
+            let commands = inbox.withLock { inbox in
+                defer { inbox.commands.removeAll(keepingCapacity: true) }
+                return inbox.commands
+            }
+            for command in commands {
+                switch command {
+                case .shutdown(let waiter):
+                    shutdownWaiters.append(waiter)
+                    stopping = true
+                case .ownerReleased:
+                    ownerReleased = true
+                default:
+                    handle(command)
+                }
+            }
+            if stopping { break }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            reapFinishedTransfers()
+            unpauseDueRequestBodies()
+            // Transfers outlive a dropped transport: the loop stops when the last one has ended.
+            if ownerReleased && active.isEmpty && !admission.hasWaiting { break }
+            curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+        }
+        tearDown(shutdownWaiters)
+    }
+
+    private func handle(_ command: Command) {
+        switch command {
+        case .add(let pending):
+            if admission.admit(pending) { add(pending) }
+        case .cancel(let id):
+            if let waiting = admission.removeWaiting(id) {
+                waiting.requestBodyPipe?.close()
+                waiting.events.yield(
+                    .failed(
+                        TransportError(
+                            category: .cancelled,
+                            message: "the transfer was cancelled",
+                            url: waiting.request.url
+                        )
+                    )
+                )
+                return
+            }
+            guard let transfer = active[id] else { return }
+            finish(
+                transfer,
+                failure: TransportError(
+                    category: .cancelled,
+                    message: "the transfer was cancelled",
+                    url: transfer.request.url
+                )
+            )
+        case .suspend(let id):
+            admission.setSuspended(id, true)
+            active[id]?.setSuspended(true)
+        case .resume(let id):
+            admission.setSuspended(id, false)
+            active[id]?.setSuspended(false)
+        case .responseDemand(let id):
+            active[id]?.responseDemandArrived()
+        case .requestBodyReady(let id):
+            timedUnpauses[id] = nil
+            active[id]?.requestBodyReady()
+        case .cookies(let operation, let continuation):
+            continuation.resume(returning: runCookieOperation(operation))
+        case .shutdown, .ownerReleased:
+            break
+        }
+    }
+
+    private func add(_ pending: PendingTransfer) {
+        let setup = CurlTransferState.make(
+            pending,
+            loop: self,
+            share: share,
+            resolveList: resolveList,
+            connectToList: connectToList
+        )
+        switch setup {
+        case .failure(let error):
+            pending.requestBodyPipe?.close()
+            pending.events.yield(.failed(error))
+            if let next = admission.release(pending.request.url) { add(next) }
+        case .success(let transfer):
+            let code = curl_multi_add_handle(multi, transfer.easy)
+            guard code == CURLM_OK else {
+                transfer.finish(
+                    failure: TransportError(
+                        category: .other,
+                        code: Int(code.rawValue),
+                        message: "curl_multi_add_handle failed: \(String(cString: curl_multi_strerror(code)))",
+                        url: pending.request.url
+                    )
+                )
+                released(transfer)
+                return
+            }
+            active[pending.id] = transfer
+            if admission.startsSuspended(pending.id) { transfer.setSuspended(true) }
+        }
+    }
+
+    /// A transfer left libcurl: its origin has room for the next waiting one.
+    private func released(_ transfer: CurlTransferState) {
+        if let next = admission.release(transfer.request.url) { add(next) }
+    }
+
+    private func reapFinishedTransfers() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            var privateData: UnsafePointer<CChar>?
+            _ = courier_curl_easy_getinfo_string(easy, CURLINFO_PRIVATE, &privateData)
+            guard let privateData, let transfer = active[Int(bitPattern: privateData)] else {
+                curl_multi_remove_handle(multi, easy)
+                continue
+            }
+            active[transfer.id] = nil
+            timedUnpauses[transfer.id] = nil
+            curl_multi_remove_handle(multi, easy)
+            transfer.complete(code: code)
+            released(transfer)
+        }
+    }
+
+    /// Removes a running transfer and ends it with `failure`.
+    private func finish(_ transfer: CurlTransferState, failure: TransportError) {
+        active[transfer.id] = nil
+        timedUnpauses[transfer.id] = nil
+        curl_multi_remove_handle(multi, transfer.easy)
+        transfer.finish(failure: failure)
+        released(transfer)
+    }
+
+    /// Called by a transfer whose request body reader asked to wait until `instant`.
+    func scheduleRequestBodyUnpause(_ id: Int, at instant: ContinuousClock.Instant) {
+        timedUnpauses[id] = instant
+    }
+
+    private func unpauseDueRequestBodies() {
+        guard !timedUnpauses.isEmpty else { return }
+        let now = ContinuousClock.now
+        for (id, instant) in timedUnpauses where instant <= now {
+            timedUnpauses[id] = nil
+            active[id]?.requestBodyReady()
+        }
+    }
+
+    private func pollTimeout() -> Int32 {
+        var timeout: Int32 = 1000
+        if let earliest = timedUnpauses.values.min() {
+            let remaining = ContinuousClock.now.duration(to: earliest)
+            let milliseconds =
+                remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+            timeout = Int32(clamping: max(0, min(Int64(timeout), milliseconds + 1)))
+        }
+        return timeout
+    }
+
+    private func tearDown(_ waiters: [CheckedContinuation<Void, Never>?]) {
+        var waiters = waiters
+        let leftovers = inbox.withLock { inbox in
+            inbox.closed = true
+            defer { inbox.commands.removeAll() }
+            return inbox.commands
+        }
+        for command in leftovers {
+            switch command {
+            case .add(let pending):
+                pending.requestBodyPipe?.close()
+                pending.events.yield(.failed(Self.shutDownError(pending.request.url)))
+            case .cookies(_, let continuation):
+                continuation.resume(returning: .failure(Self.shutDownError(nil)))
+            case .shutdown(let waiter):
+                waiters.append(waiter)
+            default:
+                break
+            }
+        }
+        for pending in admission.removeAllWaiting() {
+            pending.requestBodyPipe?.close()
+            pending.events.yield(.failed(Self.shutDownError(pending.request.url)))
+        }
+        for transfer in active.values {
+            finish(transfer, failure: Self.shutDownError(transfer.request.url))
+        }
+        if let cookieHandle { curl_easy_cleanup(cookieHandle) }
+        cookieHandle = nil
+        curl_multi_cleanup(multi)
+        curl_share_cleanup(share)
+        curl_slist_free_all(resolveList)
+        curl_slist_free_all(connectToList)
+        // Every TLS connection closed with the multi handle: nothing can call the evaluator now.
+        courier_curl_trust_settings_free(trustSettings)
+        trustEvaluator?.release()
+        for waiter in waiters { waiter?.resume() }
+    }
+
+    static func shutDownError(_ url: URL?) -> TransportError {
+        TransportError(category: .shutDown, message: "the transport was shut down", url: url)
+    }
+
+    // MARK: Cookies
+
+    private func runCookieOperation(_ operation: CookieOperation) -> Result<[String], TransportError> {
+        func failure(_ message: String, code: CURLcode? = nil) -> Result<[String], TransportError> {
+            .failure(TransportError(category: .other, code: code.map { Int($0.rawValue) }, message: message))
+        }
+        switch operation {
+        case .load(let path):
+            guard access(path, R_OK) == 0 else { return failure("cannot read cookie file \(path)") }
+            return withTemporaryCookieHandle { handle in
+                _ = courier_curl_easy_setopt_string(handle, CURLOPT_COOKIEFILE, path)
+                let code = courier_curl_easy_setopt_string(handle, CURLOPT_COOKIELIST, "RELOAD")
+                return code == CURLE_OK ? .success([]) : failure("loading cookies failed", code: code)
+            }
+        case .save(let path):
+            let result = withTemporaryCookieHandle { handle -> Result<[String], TransportError> in
+                _ = courier_curl_easy_setopt_string(handle, CURLOPT_COOKIEJAR, path)
+                let code = courier_curl_easy_setopt_string(handle, CURLOPT_COOKIELIST, "FLUSH")
+                return code == CURLE_OK ? .success([]) : failure("saving cookies failed", code: code)
+            }
+            // libcurl reports no write failure for FLUSH; an unwritable path leaves no file.
+            if case .success = result, access(path, F_OK) != 0 {
+                return failure("cannot write cookie file \(path)")
+            }
+            return result
+        case .list, .set, .removeAll, .removeSessionCookies:
+            break
+        }
+        guard let handle = sharedCookieHandle() else { return failure("curl_easy_init failed") }
+        switch operation {
+        case .list:
+            var list: UnsafeMutablePointer<curl_slist>?
+            let code = courier_curl_easy_getinfo_slist(handle, CURLINFO_COOKIELIST, &list)
+            guard code == CURLE_OK else { return failure("listing cookies failed", code: code) }
+            defer { curl_slist_free_all(list) }
+            var lines: [String] = []
+            var node = list
+            while let current = node {
+                if let data = current.pointee.data { lines.append(String(cString: data)) }
+                node = current.pointee.next
+            }
+            return .success(lines)
+        case .set(let line):
+            let code = courier_curl_easy_setopt_string(handle, CURLOPT_COOKIELIST, line)
+            return code == CURLE_OK ? .success([]) : failure("setting a cookie failed", code: code)
+        case .removeAll:
+            let code = courier_curl_easy_setopt_string(handle, CURLOPT_COOKIELIST, "ALL")
+            return code == CURLE_OK ? .success([]) : failure("clearing cookies failed", code: code)
+        case .removeSessionCookies:
+            let code = courier_curl_easy_setopt_string(handle, CURLOPT_COOKIELIST, "SESS")
+            return code == CURLE_OK ? .success([]) : failure("clearing session cookies failed", code: code)
+        case .load, .save:
+            return .success([])
+        }
+    }
+
+    /// An easy handle attached to the shared jar that is never added to the multi handle.
+    private func sharedCookieHandle() -> UnsafeMutableRawPointer? {
+        if let cookieHandle { return cookieHandle }
+        guard let handle = curl_easy_init() else { return nil }
+        _ = courier_curl_easy_setopt_share(handle, share)
+        _ = courier_curl_easy_setopt_string(handle, CURLOPT_COOKIEFILE, "")
+        cookieHandle = handle
+        return handle
+    }
+
+    /// Runs `body` with a fresh handle on the shared jar: `COOKIEFILE` and `COOKIEJAR` accumulate per
+    /// handle, so file operations get a handle of their own.
+    private func withTemporaryCookieHandle(
+        _ body: (UnsafeMutableRawPointer) -> Result<[String], TransportError>
+    ) -> Result<[String], TransportError> {
+        guard let handle = curl_easy_init() else {
+            return .failure(TransportError(category: .other, message: "curl_easy_init failed"))
+        }
+        _ = courier_curl_easy_setopt_share(handle, share)
+        let result = body(handle)
+        curl_easy_cleanup(handle)
+        return result
+    }
+}

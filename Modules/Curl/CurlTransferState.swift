@@ -1,0 +1,378 @@
+internal import CCourierCurl
+internal import CCourierCurlShim
+internal import CourierHTTP
+internal import CourierTransport
+internal import FoundationEssentials
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
+
+/// One transfer's easy handle and everything its libcurl callbacks touch.
+///
+/// Confinement: created, used and released on the loop thread only. libcurl calls its callbacks from
+/// `curl_multi_perform` and `curl_easy_pause`, both on the loop thread, with this object (unretained)
+/// as user data; the loop's `active` table keeps it alive until `curl_multi_remove_handle`.
+/// Callbacks may re-enter while `curl_easy_pause` runs, so every callback reads its state fresh.
+final class CurlTransferState {
+    let id: Int
+    let easy: UnsafeMutableRawPointer
+    let request: HTTPRequest
+    let events: TransferEvents
+    unowned let loop: CurlLoop
+    let options: TransferOptions
+    /// The async producer's pipe, when the body is a producer.
+    let requestBodyPipe: RequestBodyPipe?
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private(set) var requestBody: RequestBody = .none
+    private(set) var download: DownloadFile?
+    let maximumBodySize: Int64?
+    let maximumHeaderSize: Int
+
+    var parser = ResponseHeadParser()
+    var finalResponse: HTTPResponse?
+    var redirectLocation: URL?
+    /// Body bytes after a response that is not delivered (redirects, or a failed resume's error page).
+    var discardsBody = false
+    var decodedBytes: Int64 = 0
+    var expectedBodyBytes: Int64?
+    var lastDownloadProgress: ContinuousClock.Instant?
+    var lastUploadProgress: ContinuousClock.Instant?
+    var lastUploadBytes: Int64 = -1
+    /// Request body bytes handed to libcurl (reset when libcurl rewinds the body).
+    var sentBodyBytes: Int64 = 0
+    /// Why one of the callbacks stopped the transfer; wins over libcurl's bare code.
+    var pendingFailure: TransportError?
+    var receivePaused = false
+    var sendPaused = false
+    var suspended = false
+    var finished = false
+
+    enum RequestBody {
+        case none
+        case reader(any HTTPBodyReader)
+        case pipe(RequestBodyPipe)
+    }
+
+    static let progressInterval: Duration = .milliseconds(50)
+
+    private init(
+        pending: PendingTransfer,
+        easy: UnsafeMutableRawPointer,
+        loop: CurlLoop,
+        configuration: CurlTransport.Configuration
+    ) {
+        id = pending.id
+        self.easy = easy
+        request = pending.request
+        events = pending.events
+        options = pending.options
+        requestBodyPipe = pending.requestBodyPipe
+        self.loop = loop
+        errorBuffer = .allocate(capacity: Int(courier_curl_error_size))
+        errorBuffer.initialize(repeating: 0, count: Int(courier_curl_error_size))
+        maximumBodySize = pending.options.maximumResponseBodySize ?? configuration.maximumResponseBodySize
+        maximumHeaderSize = configuration.maximumHeaderSize
+    }
+
+    deinit {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+        download?.close()
+    }
+
+    // MARK: Setup
+
+    /// Builds the easy handle for `pending`, or the error that prevents it.
+    static func make(
+        _ pending: PendingTransfer,
+        loop: CurlLoop,
+        share: UnsafeMutableRawPointer,
+        resolveList: UnsafeMutablePointer<curl_slist>?,
+        connectToList: UnsafeMutablePointer<curl_slist>?
+    ) -> Result<CurlTransferState, TransportError> {
+        guard let easy = curl_easy_init() else {
+            return .failure(
+                TransportError(category: .other, message: "curl_easy_init failed", url: pending.request.url)
+            )
+        }
+        let transfer = CurlTransferState(pending: pending, easy: easy, loop: loop, configuration: loop.configuration)
+        do {
+            try transfer.configure(share: share, resolveList: resolveList, connectToList: connectToList)
+            return .success(transfer)
+        } catch {
+            transfer.finished = true
+            transfer.download?.close()
+            return .failure(error)
+        }
+    }
+
+    private func configure(
+        share: UnsafeMutableRawPointer,
+        resolveList: UnsafeMutablePointer<curl_slist>?,
+        connectToList: UnsafeMutablePointer<curl_slist>?
+    ) throws(TransportError) {
+        let configuration = loop.configuration
+        let url = request.url
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw TransportError(category: .invalidRequest, message: "only http and https URLs are supported", url: url)
+        }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        try set(CURLOPT_URL, url.absoluteString)
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_PRIVATE, pointer: UnsafeMutableRawPointer(bitPattern: id))
+        try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_FOLLOWLOCATION, 0)
+        try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        try set(CURLOPT_PIPEWAIT, 1)
+        try set(CURLOPT_BUFFERSIZE, configuration.receiveBufferSize)
+        try set(CURLOPT_HTTP_VERSION, Self.curlHTTPVersion(configuration.httpVersion))
+        try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(options.connectTimeout ?? configuration.connectTimeout))
+        if let total = request.timeout ?? configuration.totalTimeout {
+            try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(total))
+        }
+        if let idle = options.idleTimeout ?? configuration.idleTimeout {
+            try set(CURLOPT_LOW_SPEED_LIMIT, 1)
+            try set(CURLOPT_LOW_SPEED_TIME, Int((Self.milliseconds(idle) + 999) / 1000))
+        }
+        if let maximumBodySize {
+            try setOff(CURLOPT_MAXFILESIZE_LARGE, maximumBodySize)
+        }
+
+        try set(CURLOPT_WRITEDATA, pointer: context)
+        try setFunction(CURLOPT_WRITEFUNCTION) { buffer, size, count, context in
+            guard let context else { return 0 }
+            let transfer = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
+            return transfer.receiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+        }
+        try set(CURLOPT_HEADERDATA, pointer: context)
+        try setFunction(CURLOPT_HEADERFUNCTION) { buffer, size, count, context in
+            guard let context else { return 0 }
+            let transfer = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
+            return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
+        }
+
+        try configureRouting(configuration, resolveList: resolveList, connectToList: connectToList)
+        try configureTLS(configuration.tls, trustSettings: loop.trustSettings)
+        if request.handlesCookies ?? (configuration.cookiePolicy == .enabled) {
+            try check(courier_curl_easy_setopt_share(easy, share), "CURLOPT_SHARE")
+            try set(CURLOPT_COOKIEFILE, "")
+        }
+
+        var headers = request.headers
+        if case .file(let path, let resume) = options.destination {
+            download = try DownloadFile.open(path: path, resume: resume, url: url)
+        }
+        let resumesDownload = download?.requestedRange != nil
+        if request.method == .head {
+            try set(CURLOPT_NOBODY, 1)
+        } else if Self.sendsBody(request) {
+            try configureRequestBody(context: context)
+            if !headers.contains(name: "Content-Type") {
+                // libcurl would add `application/x-www-form-urlencoded`; the request goes as given.
+                headerList = curl_slist_append(headerList, "Content-Type:")
+            }
+        } else if request.method != .get {
+            try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+        }
+        if !headers.contains(name: "Expect") {
+            // No `Expect: 100-continue` round trip: libcurl would wait up to a second for `100` on
+            // large bodies. A request that sets `Expect` itself gets libcurl's handling of it.
+            headerList = curl_slist_append(headerList, "Expect:")
+        }
+        if headers.contains(name: "Accept-Encoding") {
+            // The caller negotiates codings itself and gets the body as sent.
+        } else if configuration.automaticDecompression && !resumesDownload {
+            // A resumed download asks for a byte range of the identity representation: ranges of a
+            // compressed representation are not that (and nginx answers them with a whole 200).
+            try set(CURLOPT_ACCEPT_ENCODING, "")
+        }
+        if let download {
+            if let range = download.requestedRange {
+                headers.remove(name: "Range")
+                headers.remove(name: "If-Range")
+                headerList = curl_slist_append(headerList, "Range: bytes=\(range.offset)-")
+                headerList = curl_slist_append(headerList, "If-Range: \(range.validator)")
+            }
+        }
+        for field in headers {
+            // `Name;` is libcurl's spelling of a header with an empty value (`Name:` removes it).
+            let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+            headerList = curl_slist_append(headerList, line)
+        }
+        if let headerList {
+            try check(courier_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
+        }
+    }
+
+    /// Whether the request carries a body: any non-empty body, and an empty one for methods whose
+    /// semantics expect one (an empty POST, PUT or PATCH still says `Content-Length: 0`).
+    static func sendsBody(_ request: HTTPRequest) -> Bool {
+        if request.method == .head { return false }
+        if request.body.kind != .empty { return true }
+        return request.method == .post || request.method == .put || request.method == .patch
+    }
+
+    private func configureRequestBody(context: UnsafeMutableRawPointer) throws(TransportError) {
+        // Every method with a body goes through libcurl's POST machinery, renamed by CUSTOMREQUEST:
+        // UPLOAD (PUT) would add `Expect` handling and different retry rules.
+        try set(CURLOPT_POST, 1)
+        if request.method != .post {
+            try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+        }
+        try setOff(CURLOPT_POSTFIELDSIZE_LARGE, request.body.length ?? -1)
+        if request.body.producer != nil {
+            guard let requestBodyPipe else {
+                throw TransportError(
+                    category: .requestBodyFailed,
+                    message: "the body producer is missing",
+                    url: request.url
+                )
+            }
+            requestBody = .pipe(requestBodyPipe)
+        } else {
+            do {
+                if let reader = try request.body.makeReader() { requestBody = .reader(reader) }
+            } catch {
+                throw TransportError(
+                    category: .requestBodyFailed,
+                    message: "the request body cannot be read: \(error)",
+                    url: request.url,
+                    underlying: error
+                )
+            }
+        }
+        try set(CURLOPT_READDATA, pointer: context)
+        try setFunction(CURLOPT_READFUNCTION) { buffer, size, count, context in
+            guard let context, let buffer else { return courier_curl_readfunc_abort }
+            let transfer = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
+            return transfer.sendBody(UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+        }
+        try set(CURLOPT_SEEKDATA, pointer: context)
+        try check(
+            courier_curl_easy_setopt_seek_function(easy) { context, offset, origin in
+                guard let context else { return courier_curl_seekfunc_cantseek }
+                let transfer = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
+                return transfer.rewindBody(offset: Int64(offset), origin: origin)
+            },
+            "CURLOPT_SEEKFUNCTION"
+        )
+        try set(CURLOPT_NOPROGRESS, 0)
+        try set(CURLOPT_XFERINFODATA, pointer: context)
+        try check(
+            courier_curl_easy_setopt_xferinfo_function(easy) { context, _, _, _, _ in
+                guard let context else { return 0 }
+                let transfer = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
+                transfer.reportUploadProgress(sent: transfer.sentBodyBytes, force: false)
+                return 0
+            },
+            "CURLOPT_XFERINFOFUNCTION"
+        )
+    }
+
+    private func configureRouting(
+        _ configuration: CurlTransport.Configuration,
+        resolveList: UnsafeMutablePointer<curl_slist>?,
+        connectToList: UnsafeMutablePointer<curl_slist>?
+    ) throws(TransportError) {
+        switch configuration.proxy {
+        case .environment:
+            break
+        case .none:
+            try set(CURLOPT_PROXY, "")
+        case .explicit(let url, let credentials, let noProxy):
+            try set(CURLOPT_PROXY, url)
+            if let credentials {
+                try set(CURLOPT_PROXYUSERNAME, credentials.user)
+                try set(CURLOPT_PROXYPASSWORD, credentials.password)
+            }
+            if !noProxy.isEmpty { try set(CURLOPT_NOPROXY, noProxy.joined(separator: ",")) }
+        }
+        if let resolveList {
+            try check(courier_curl_easy_setopt_slist(easy, CURLOPT_RESOLVE, resolveList), "CURLOPT_RESOLVE")
+        }
+        if let connectToList {
+            try check(courier_curl_easy_setopt_slist(easy, CURLOPT_CONNECT_TO, connectToList), "CURLOPT_CONNECT_TO")
+        }
+        if let path = configuration.unixSocketPath {
+            try set(CURLOPT_UNIX_SOCKET_PATH, path)
+        }
+    }
+
+    private func configureTLS(
+        _ tls: CurlTransport.TLS,
+        trustSettings: UnsafeMutableRawPointer?
+    ) throws(TransportError) {
+        if let caFile = tls.caFile { try set(CURLOPT_CAINFO, caFile) }
+        if let caDirectory = tls.caDirectory { try set(CURLOPT_CAPATH, caDirectory) }
+        if let trustSettings {
+            // The evaluator decides: OpenSSL must still ask (VERIFYPEER), the host check moves into
+            // the verify callback, and no session may be resumed past it.
+            try check(courier_curl_install_trust_callback(easy, trustSettings), "CURLOPT_SSL_CTX_FUNCTION")
+            try set(CURLOPT_SSL_VERIFYPEER, 1)
+            try set(CURLOPT_SSL_VERIFYHOST, 0)
+            try set(CURLOPT_SSL_SESSIONID_CACHE, 0)
+        } else {
+            try set(CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer ? 1 : 0)
+            try set(CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
+        }
+        if let identity = tls.clientCertificate {
+            try set(CURLOPT_SSLCERT, identity.path)
+            try set(CURLOPT_SSLCERTTYPE, identity.format.rawValue)
+            if let keyPath = identity.keyPath { try set(CURLOPT_SSLKEY, keyPath) }
+            if let password = identity.keyPassword { try set(CURLOPT_KEYPASSWD, password) }
+        }
+    }
+
+    static func curlHTTPVersion(_ policy: CurlTransport.HTTPVersionPolicy) -> Int {
+        switch policy {
+        case .automatic: Int(CURL_HTTP_VERSION_2TLS)
+        case .http1_1: Int(CURL_HTTP_VERSION_1_1)
+        case .h2cUpgrade: Int(CURL_HTTP_VERSION_2_0)
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        let total = seconds.multipliedReportingOverflow(by: 1000)
+        guard !total.overflow else { return Int.max }
+        return max(1, Int(total.partialValue + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) throws(TransportError) {
+        try check(courier_curl_easy_setopt_long(easy, option, value), "option \(option.rawValue)")
+    }
+
+    private func setOff(_ option: CURLoption, _ value: Int64) throws(TransportError) {
+        try check(courier_curl_easy_setopt_off(easy, option, curl_off_t(value)), "option \(option.rawValue)")
+    }
+
+    private func set(_ option: CURLoption, _ value: String) throws(TransportError) {
+        try check(courier_curl_easy_setopt_string(easy, option, value), "option \(option.rawValue)")
+    }
+
+    private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) throws(TransportError) {
+        try check(courier_curl_easy_setopt_pointer(easy, option, pointer), "option \(option.rawValue)")
+    }
+
+    private func setFunction(_ option: CURLoption, _ function: curl_write_callback) throws(TransportError) {
+        try check(courier_curl_easy_setopt_data_function(easy, option, function), "option \(option.rawValue)")
+    }
+
+    /// A rejected option is a configuration error, never a trap (see swift-corelibs-foundation#5445).
+    private func check(_ code: CURLcode, _ what: String) throws(TransportError) {
+        guard code == CURLE_OK else {
+            throw TransportError(
+                category: code == CURLE_UNKNOWN_OPTION || code == CURLE_NOT_BUILT_IN ? .configuration : .invalidRequest,
+                code: Int(code.rawValue),
+                message: "libcurl rejected \(what): \(String(cString: curl_easy_strerror(code)))",
+                url: request.url
+            )
+        }
+    }
+}

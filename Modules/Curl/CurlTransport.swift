@@ -1,0 +1,142 @@
+public import CourierHTTP
+public import CourierTransport
+internal import Synchronization
+
+/// The libcurl transport: one loop thread and one libcurl multi handle per instance.
+///
+/// Transfers share the instance's connection pool (HTTP/1.1 keep-alive, HTTP/2 multiplexing over
+/// TLS), cookie jar and configuration. Every libcurl call happens on the loop thread; the methods
+/// here only post commands to it, so none of them blocks. Create one transport per set of TLS,
+/// proxy and routing settings and keep it for the life of the session. ``shutdown()`` cancels what
+/// is in flight and waits for the loop thread to clean up; a transport dropped without it lets its
+/// running transfers finish, then stops its loop thread by itself.
+///
+/// libcurl never follows redirects here: a redirect response arrives as
+/// ``TransferEvent/redirect(_:location:)`` and the transfer completes without its body.
+///
+/// Request headers go out as given. libcurl adds only `Host`, `Accept: */*` (when the request has
+/// no `Accept`), the body framing (`Content-Length`, or `Transfer-Encoding: chunked` for a body of
+/// unknown length) and, with ``Configuration/automaticDecompression``, `Accept-Encoding`. It never
+/// adds `Content-Type` or `Expect: 100-continue` (a request that sets `Expect` itself gets it).
+/// Every method with a body is sent through libcurl's POST machinery under its own name, and `HEAD`
+/// asks for no body.
+///
+/// ```swift
+/// let transport = CurlTransport()
+/// let request = HTTPRequest(url: URL(string: "https://example.com/")!)
+/// let result = try await transport.startTransfer(request).collect(upTo: 1 << 20)
+/// print(result.response.status, result.metrics.protocolVersion as Any)
+/// await transport.shutdown()
+/// ```
+public final class CurlTransport: HTTPTransport {
+    /// The configuration the transport was created with.
+    public let configuration: Configuration
+    /// The transport's cookie jar, shared by every transfer that handles cookies.
+    public let cookies: CurlCookieJar
+    private let loop: CurlLoop?
+    private let startupError: TransportError?
+    private let nextIdentifier = Atomic<Int>(0)
+
+    /// Creates a transport and starts its loop thread.
+    ///
+    /// A configuration that fails ``Configuration/validate()``, or a libcurl built without OpenSSL
+    /// or HTTP/2, does not crash: every transfer then fails at once with that
+    /// ``TransportError/Category/configuration`` error (see ``configurationError``).
+    ///
+    /// ```swift
+    /// var configuration = CurlTransport.Configuration()
+    /// configuration.tls.caFile = "/etc/courier/ca.pem"
+    /// let transport = CurlTransport(configuration: configuration)
+    /// ```
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        var failure: TransportError? = CurlRuntime.startupError
+        if failure == nil {
+            do {
+                try configuration.validate()
+            } catch {
+                failure = error
+            }
+        }
+        var loop: CurlLoop?
+        if failure == nil {
+            if let created = CurlLoop(configuration: configuration), created.start() {
+                loop = created
+            } else {
+                failure = TransportError(category: .configuration, message: "cannot start the libcurl loop thread")
+            }
+        }
+        self.loop = loop
+        startupError = failure
+        cookies = CurlCookieJar(loop: loop, startupError: failure)
+    }
+
+    deinit {
+        loop?.post(.ownerReleased)
+    }
+
+    /// Why the transport cannot run transfers, or `nil` when it can.
+    public var configurationError: TransportError? { startupError }
+
+    /// Starts a transfer on the loop thread and returns at once.
+    ///
+    /// ```swift
+    /// var options = TransferOptions()
+    /// options.destination = .file(path: "/tmp/big.iso", resume: nil)
+    /// let transfer = transport.startTransfer(request, options: options)
+    /// for await event in transfer.events { if case .failed(let error) = event { print(error) } }
+    /// ```
+    public func startTransfer(_ request: HTTPRequest, options: TransferOptions) -> HTTPTransfer {
+        let events = TransferEvents(highWaterMark: options.highWaterMark, lowWaterMark: options.lowWaterMark)
+        let id = nextIdentifier.add(1, ordering: .relaxed).newValue
+        guard let loop else {
+            let error = startupError ?? CurlLoop.shutDownError(request.url)
+            events.yield(
+                .failed(TransportError(category: error.category, message: error.message, url: request.url))
+            )
+            return HTTPTransfer(request: request, events: events, controller: CurlTransferControl(loop: nil, id: id))
+        }
+        events.setHandlers(
+            onDemand: { loop.post(.responseDemand(id)) },
+            onTermination: { loop.post(.cancel(id)) }
+        )
+        var pipe: RequestBodyPipe?
+        if let producer = request.body.producer {
+            let created = RequestBodyPipe(capacity: 1 << 20) { loop.post(.requestBodyReady(id)) }
+            created.start(producer)
+            pipe = created
+        }
+        let pending = PendingTransfer(id: id, request: request, options: options, events: events, requestBodyPipe: pipe)
+        if !loop.post(.add(pending)) {
+            pipe?.close()
+            events.yield(.failed(CurlLoop.shutDownError(request.url)))
+        }
+        return HTTPTransfer(request: request, events: events, controller: CurlTransferControl(loop: loop, id: id))
+    }
+
+    /// Cancels every transfer in flight (they fail with ``TransportError/Category/shutDown``), stops
+    /// the loop thread and frees libcurl's handles; returns once the thread has cleaned up.
+    ///
+    /// Later transfers fail at once with ``TransportError/Category/shutDown``. Never blocks a
+    /// thread: the loop thread resumes this call as its last act.
+    ///
+    /// ```swift
+    /// await transport.shutdown()
+    /// ```
+    public func shutdown() async {
+        guard let loop else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            if !loop.post(.shutdown(continuation)) { continuation.resume() }
+        }
+    }
+}
+
+/// Cancel, suspend and resume of one transfer: each posts a command to the loop and returns.
+struct CurlTransferControl: TransferControlling {
+    let loop: CurlLoop?
+    let id: Int
+
+    func cancel() { loop?.post(.cancel(id)) }
+    func suspend() { loop?.post(.suspend(id)) }
+    func resume() { loop?.post(.resume(id)) }
+}

@@ -1,0 +1,108 @@
+internal import CourierHTTP
+
+/// Builds response heads from the lines libcurl hands to the header callback, one line per call.
+///
+/// libcurl delivers every head it reads: interim `1xx` heads (`100 Continue`, `103 Early Hints`,
+/// the `101` of an h2c upgrade), then the final head, then (for chunked bodies) trailer lines. HTTP/2
+/// heads arrive as an `HTTP/2 200` status line plus ordinary header lines. The parser reports each
+/// completed head; the transport keeps only the first non-`1xx` one and ignores trailers.
+struct ResponseHeadParser {
+    /// What one line completed.
+    enum Outcome: Equatable {
+        /// The line was part of a head still being read.
+        case pending
+        /// An interim (`1xx`) head ended.
+        case interim(status: Int)
+        /// A final head ended.
+        case final(status: Int, version: HTTPResponse.Version, headers: HTTPHeaders)
+        /// The server sent something that is not HTTP.
+        case malformed(String)
+    }
+
+    private var status: Int?
+    private var version: HTTPResponse.Version = .http1_1
+    private var headers = HTTPHeaders()
+    private var pendingName: String?
+    private var pendingValue = ""
+    /// Header bytes seen so far, every head included.
+    private(set) var byteCount = 0
+
+    /// Consumes one line, CRLF included, as libcurl delivered it.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+        byteCount += bytes.count
+        var end = bytes.count
+        if end > 0 && bytes[end - 1] == 0x0A { end -= 1 }
+        if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }
+        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+        guard let status else {
+            if line.isEmpty { return .pending }
+            guard let parsed = Self.parseStatusLine(line) else {
+                return .malformed("malformed status line \(line.prefix(80).debugDescription)")
+            }
+            self.status = parsed.status
+            version = parsed.version
+            return .pending
+        }
+        if line.isEmpty {
+            if let failure = flushPendingField() { return failure }
+            let finished = (status, version, headers)
+            self.status = nil
+            headers = HTTPHeaders()
+            if (100...199).contains(finished.0) { return .interim(status: finished.0) }
+            return .final(status: finished.0, version: finished.1, headers: finished.2)
+        }
+        if line.first == " " || line.first == "\t" {
+            // An obsolete folded continuation (RFC 9112 §5.2): joined to the previous value by a space.
+            guard pendingName != nil else { return .malformed("a folded header line without a header") }
+            pendingValue += " " + Self.trimmed(line)
+            return .pending
+        }
+        if let failure = flushPendingField() { return failure }
+        guard let colon = line.firstIndex(of: ":") else {
+            return .malformed("header line without a colon \(line.prefix(80).debugDescription)")
+        }
+        pendingName = String(line[..<colon])
+        pendingValue = Self.trimmed(line[line.index(after: colon)...])
+        return .pending
+    }
+
+    private mutating func flushPendingField() -> Outcome? {
+        guard let name = pendingName else { return nil }
+        pendingName = nil
+        do {
+            try headers.add(name: name, value: pendingValue)
+        } catch {
+            return .malformed("invalid header field: \(error)")
+        }
+        return nil
+    }
+
+    /// Parses `HTTP/1.1 200 OK`, `HTTP/2 204` or `HTTP/1.0 404` into version and status code.
+    ///
+    /// The reason phrase is ignored (RFC 9112 §4: clients should ignore it); the code must be
+    /// exactly three digits.
+    static func parseStatusLine(_ line: String) -> (version: HTTPResponse.Version, status: Int)? {
+        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2 else { return nil }
+        let version: HTTPResponse.Version
+        switch parts[0] {
+        case "HTTP/1.0": version = .http1_0
+        case "HTTP/1.1": version = .http1_1
+        case "HTTP/2", "HTTP/2.0": version = .http2
+        case "HTTP/3", "HTTP/3.0": version = .http3
+        default: return nil
+        }
+        let code = parts[1]
+        guard code.utf8.count == 3, code.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let status = Int(code),
+            status >= 100
+        else { return nil }
+        return (version, status)
+    }
+
+    private static func trimmed(_ text: some StringProtocol) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(text[first...last])
+    }
+}

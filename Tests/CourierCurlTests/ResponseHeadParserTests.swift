@@ -1,0 +1,80 @@
+import CourierHTTP
+import Testing
+
+@testable import CourierCurl
+
+@Suite struct ResponseHeadParserTests {
+    private func feed(_ lines: [String]) -> [ResponseHeadParser.Outcome] {
+        var parser = ResponseHeadParser()
+        return lines.map { line in
+            Array(line.utf8).withUnsafeBytes { parser.consume($0) }
+        }
+    }
+
+    @Test func parsesStatusLines() {
+        #expect(ResponseHeadParser.parseStatusLine("HTTP/1.1 200 OK")! == (.http1_1, 200))
+        #expect(ResponseHeadParser.parseStatusLine("HTTP/1.0 404 Not Found")! == (.http1_0, 404))
+        #expect(ResponseHeadParser.parseStatusLine("HTTP/2 204")! == (.http2, 204))
+        #expect(ResponseHeadParser.parseStatusLine("HTTP/2 200 ")! == (.http2, 200))
+        #expect(ResponseHeadParser.parseStatusLine("HTTP/1.1 999 Whatever")! == (.http1_1, 999))
+    }
+
+    @Test func rejectsMalformedStatusLines() {
+        #expect(ResponseHeadParser.parseStatusLine("HTTP/1.1 20 OK") == nil)
+        #expect(ResponseHeadParser.parseStatusLine("HTTP/1.1 2000 OK") == nil)
+        #expect(ResponseHeadParser.parseStatusLine("HTTP/1.1 abc OK") == nil)
+        #expect(ResponseHeadParser.parseStatusLine("ICY 200 OK") == nil)
+        #expect(ResponseHeadParser.parseStatusLine("HTTP/1.1") == nil)
+        #expect(ResponseHeadParser.parseStatusLine("HTTP/1.1 099 Low") == nil)
+    }
+
+    @Test func reportsFinalHeadWithHeadersInOrder() throws {
+        let outcomes = feed([
+            "HTTP/1.1 200 OK\r\n", "Content-Type: text/plain\r\n", "Set-Cookie: a=1\r\n",
+            "set-cookie:  b=2 \r\n", "\r\n",
+        ])
+        let expected = try HTTPHeaders([("Content-Type", "text/plain"), ("Set-Cookie", "a=1"), ("set-cookie", "b=2")])
+        #expect(
+            outcomes == [
+                .pending, .pending, .pending, .pending, .final(status: 200, version: .http1_1, headers: expected),
+            ]
+        )
+    }
+
+    @Test func reportsInterimHeadsSeparately() throws {
+        let outcomes = feed([
+            "HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 201 Created\r\n", "Location: /x\r\n", "\r\n",
+        ])
+        let expected = try HTTPHeaders([("Location", "/x")])
+        #expect(outcomes[1] == .interim(status: 100))
+        #expect(outcomes[4] == .final(status: 201, version: .http1_1, headers: expected))
+    }
+
+    @Test func joinsFoldedHeaderLines() throws {
+        let outcomes = feed(["HTTP/1.1 200 OK\r\n", "X-Long: first\r\n", "\t second\r\n", "\r\n"])
+        let expected = try HTTPHeaders([("X-Long", "first second")])
+        #expect(outcomes.last == .final(status: 200, version: .http1_1, headers: expected))
+    }
+
+    @Test func rejectsGarbage() {
+        let outcomes = feed(["SSH-2.0-OpenSSH_9.2\r\n"])
+        #expect(outcomes == [.malformed("malformed status line \"SSH-2.0-OpenSSH_9.2\"")])
+        let noColon = feed(["HTTP/1.1 200 OK\r\n", "NoColonHere\r\n"])
+        #expect(noColon.last == .malformed("header line without a colon \"NoColonHere\""))
+        let badName = feed(["HTTP/1.1 200 OK\r\n", "Bad Name: x\r\n", "\r\n"])
+        #expect(
+            badName.last
+                == .malformed(
+                    "invalid header field: invalidHeaderName \"Bad Name\": a header name must be a non-empty token"
+                )
+        )
+    }
+
+    @Test func countsHeaderBytes() {
+        var parser = ResponseHeadParser()
+        for line in ["HTTP/2 200\r\n", "a: b\r\n", "\r\n"] {
+            _ = Array(line.utf8).withUnsafeBytes { parser.consume($0) }
+        }
+        #expect(parser.byteCount == 20)
+    }
+}
