@@ -59,7 +59,10 @@ let package = Package(
         // MARK: Executables
         .executableTarget(
             name: "CourierCLI",
-            dependencies: ["CourierHTTP", "CourierSerialization", "CourierTransport"],
+            dependencies: [
+                "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
+                "CourierSecurityOpenSSL",
+            ],
             path: "Modules/CLI"
         ),
 
@@ -79,7 +82,10 @@ let package = Package(
         // MARK: Integration tests (real servers and tools, started by ci/servers)
         .testTarget(
             name: "CourierIntegrationTests",
-            dependencies: ["CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl"],
+            dependencies: [
+                "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
+                "CourierSecurityOpenSSL",
+            ],
             path: "Integration/Tests"
         ),
     ],

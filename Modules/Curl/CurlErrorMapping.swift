@@ -2,12 +2,12 @@ internal import CCourierCurl
 internal import CourierTransport
 internal import FoundationEssentials
 
-/// How every `CURLcode` maps to a ``TransportError/Category``.
+/// How every `CURLcode` maps to a `TransportError.Category`.
 ///
 /// The session layer acts on the category alone, so the table decides what is retried, what is a
 /// trust failure and what is the server's fault. Codes not listed (FTP, TFTP, LDAP, SSH, RTSP and
 /// telnet codes, which an HTTP-only transport never sees, and obsolete numbers) map to
-/// ``TransportError/Category/other``; the error keeps the raw code and libcurl's message.
+/// `TransportError.Category.other`; the error keeps the raw code and libcurl's message.
 ///
 /// | CURLcode | Category |
 /// |---|---|

@@ -12,7 +12,7 @@ internal import Synchronization
 /// running transfers finish, then stops its loop thread by itself.
 ///
 /// libcurl never follows redirects here: a redirect response arrives as
-/// ``TransferEvent/redirect(_:location:)`` and the transfer completes without its body.
+/// `TransferEvent.redirect(_:location:)` and the transfer completes without its body.
 ///
 /// Request headers go out as given. libcurl adds only `Host`, `Accept: */*` (when the request has
 /// no `Accept`), the body framing (`Content-Length`, or `Transfer-Encoding: chunked` for a body of
@@ -41,7 +41,7 @@ public final class CurlTransport: HTTPTransport {
     ///
     /// A configuration that fails ``Configuration/validate()``, or a libcurl built without OpenSSL
     /// or HTTP/2, does not crash: every transfer then fails at once with that
-    /// ``TransportError/Category/configuration`` error (see ``configurationError``).
+    /// `TransportError.Category.configuration` error (see ``configurationError``).
     ///
     /// ```swift
     /// var configuration = CurlTransport.Configuration()
@@ -114,10 +114,10 @@ public final class CurlTransport: HTTPTransport {
         return HTTPTransfer(request: request, events: events, controller: CurlTransferControl(loop: loop, id: id))
     }
 
-    /// Cancels every transfer in flight (they fail with ``TransportError/Category/shutDown``), stops
+    /// Cancels every transfer in flight (they fail with `TransportError.Category.shutDown`), stops
     /// the loop thread and frees libcurl's handles; returns once the thread has cleaned up.
     ///
-    /// Later transfers fail at once with ``TransportError/Category/shutDown``. Never blocks a
+    /// Later transfers fail at once with `TransportError.Category.shutDown`. Never blocks a
     /// thread: the loop thread resumes this call as its last act.
     ///
     /// ```swift

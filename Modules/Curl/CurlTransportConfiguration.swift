@@ -40,7 +40,7 @@ extension CurlTransport {
         /// The longest a transfer may receive or send nothing (`LOW_SPEED_LIMIT=1` over
         /// `LOW_SPEED_TIME`, rounded up to whole seconds); 60 seconds by default; `nil`, none.
         ///
-        /// Time spent paused by the consumer's backpressure or by ``HTTPTransfer/suspend()`` does not
+        /// Time spent paused by the consumer's backpressure or by `HTTPTransfer.suspend()` does not
         /// count (libcurl does not measure speed while a transfer is paused).
         public var idleTimeout: Duration? = .seconds(60)
         /// The longest a whole transfer may take (`CURLOPT_TIMEOUT_MS`), paused time included;
@@ -76,7 +76,7 @@ extension CurlTransport {
         /// evaluator may accept what OpenSSL rejected (self-signed, pinned) or reject what it
         /// accepted. While an evaluator is set, TLS session resumption is off: a resumed session
         /// would skip the check. Rejection fails the transfer with
-        /// ``TransportError/Category/serverTrustFailed`` before a request byte is sent.
+        /// `TransportError.Category.serverTrustFailed` before a request byte is sent.
         ///
         /// ```swift
         /// configuration.serverTrustEvaluator = { $0.certificateChain.first == pinnedLeafDER }
@@ -96,7 +96,7 @@ extension CurlTransport {
         /// ```swift
         /// try CurlTransport.Configuration().validate()
         /// ```
-        /// - Throws: ``TransportError`` of category ``TransportError/Category/configuration``.
+        /// - Throws: `TransportError` of category `TransportError.Category.configuration`.
         public func validate() throws(TransportError) {
             func fail(_ message: String) -> TransportError {
                 TransportError(category: .configuration, message: message)

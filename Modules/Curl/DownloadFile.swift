@@ -14,7 +14,7 @@ internal import FoundationEssentials
 /// - `206` whose `Content-Range` starts at the offset: the body is appended after the partial data.
 /// - `200`: the validator no longer matches (or the server ignores ranges); the file is truncated
 ///   and the whole new body written: a clean restart, never two versions spliced together.
-/// - `416`, or a `206` starting elsewhere: ``TransportError/Category/resumeFailed``; the partial file
+/// - `416`, or a `206` starting elsewhere: `TransportError.Category.resumeFailed`; the partial file
 ///   is left as it was.
 /// - any other status: the error body is discarded and the partial file kept for a later attempt;
 ///   the response is reported as usual so the caller sees the status.
