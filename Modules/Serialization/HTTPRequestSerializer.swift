@@ -243,6 +243,28 @@ public struct HTTPRequestSerializer: RequestSerializing {
         return request
     }
 
+    /// The shape shared by serializers whose bodies have a format of their own (JSON, property
+    /// lists): URI methods get this serializer's query string; other methods get the default headers
+    /// and, when there are parameters, the encoded body and `contentType` unless already set.
+    func serialize(
+        _ request: HTTPRequest,
+        parameters: Parameters?,
+        contentType: HTTPHeaders.Field?,
+        encodeBody: (Parameters) throws(SerializationError) -> Data
+    ) throws(SerializationError) -> HTTPRequest {
+        if encodesParametersInURI(request.method) {
+            return try serialize(request, parameters: parameters)
+        }
+        var request = applyingDefaultHeaders(to: request)
+        guard let parameters else { return request }
+        let body = try encodeBody(parameters)
+        if !request.headers.contains(name: "Content-Type"), let contentType {
+            request.headers.add(contentType)
+        }
+        request.body = HTTPBody(body)
+        return request
+    }
+
     private static let formContentTypeField = try? HTTPHeaders.Field(name: "Content-Type", value: formContentType)
 
     /// `url` with `query` added to its query component, before any fragment.

@@ -90,17 +90,9 @@ public struct JSONRequestSerializer: RequestSerializing {
     /// - Throws: ``SerializationError`` with code ``SerializationError/Code/invalidJSONParameters``
     ///   (AF: -1016) when the parameters are not valid JSON; the encoder's error is underneath.
     public func serialize(_ request: HTTPRequest, parameters: Parameters?) throws(SerializationError) -> HTTPRequest {
-        if base.encodesParametersInURI(request.method) {
-            return try base.serialize(request, parameters: parameters)
+        try base.serialize(request, parameters: parameters, contentType: Self.contentTypeField) {
+            (parameters) throws(SerializationError) in try Self.encode(parameters, options: writingOptions)
         }
-        var request = base.applyingDefaultHeaders(to: request)
-        guard let parameters else { return request }
-        let body = try Self.encode(parameters, options: writingOptions)
-        if !request.headers.contains(name: "Content-Type"), let field = Self.contentTypeField {
-            request.headers.add(field)
-        }
-        request.body = HTTPBody(body)
-        return request
     }
 
     /// The JSON text of `parameters`.

@@ -74,17 +74,9 @@ public struct PropertyListRequestSerializer: RequestSerializing {
     /// - Throws: ``SerializationError`` with code
     ///   ``SerializationError/Code/invalidPropertyListParameters`` when a value has no property-list form.
     public func serialize(_ request: HTTPRequest, parameters: Parameters?) throws(SerializationError) -> HTTPRequest {
-        if base.encodesParametersInURI(request.method) {
-            return try base.serialize(request, parameters: parameters)
+        try base.serialize(request, parameters: parameters, contentType: Self.contentTypeField) {
+            (parameters) throws(SerializationError) in try Self.encode(parameters, format: format)
         }
-        var request = base.applyingDefaultHeaders(to: request)
-        guard let parameters else { return request }
-        let body = try Self.encode(parameters, format: format)
-        if !request.headers.contains(name: "Content-Type"), let field = Self.contentTypeField {
-            request.headers.add(field)
-        }
-        request.body = HTTPBody(body)
-        return request
     }
 
     /// The property list of `parameters` in `format`.
