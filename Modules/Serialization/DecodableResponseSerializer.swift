@@ -66,16 +66,11 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Validati
         data: Data?,
         request: HTTPRequest?
     ) -> SerializedResponse<Value> {
-        let validationError = validator.validate(response: response, data: data, request: request)
-        if let validationError, validationError.contains(.unacceptableContentType) {
-            return SerializedResponse(value: nil, error: validationError)
+        let context: ResponseFailure.Context
+        switch ResponseFailure.Context.validating(validator, response: response, data: data, request: request) {
+        case .success(let validated): context = validated
+        case .failure(let contentTypeError): return SerializedResponse(value: nil, error: contentTypeError)
         }
-        let context = ResponseFailure.Context(
-            response: response,
-            data: data,
-            request: request,
-            validationError: validationError
-        )
         guard let data, !data.isEmpty else {
             return emptyBody(context)
         }
@@ -97,7 +92,7 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Validati
             return SerializedResponse(value: nil, error: error)
         }
         do {
-            return SerializedResponse(value: try decoder.decode(Value.self, from: data), error: validationError)
+            return SerializedResponse(value: try decoder.decode(Value.self, from: data), error: context.validationError)
         } catch {
             return SerializedResponse(value: nil, error: decodingFailed(error, context))
         }

@@ -69,19 +69,14 @@ public struct JSONResponseSerializer: ValidatingResponseSerializer {
         data: Data?,
         request: HTTPRequest?
     ) -> SerializedResponse<JSONValue> {
-        let validationError = validator.validate(response: response, data: data, request: request)
-        if let validationError, validationError.contains(.unacceptableContentType) {
-            return SerializedResponse(value: nil, error: validationError)
+        let context: ResponseFailure.Context
+        switch ResponseFailure.Context.validating(validator, response: response, data: data, request: request) {
+        case .success(let validated): context = validated
+        case .failure(let contentTypeError): return SerializedResponse(value: nil, error: contentTypeError)
         }
         guard let data, !data.isEmpty, data != Data([0x20]) else {
-            return SerializedResponse(value: nil, error: validationError)
+            return SerializedResponse(value: nil, error: context.validationError)
         }
-        let context = ResponseFailure.Context(
-            response: response,
-            data: data,
-            request: request,
-            validationError: validationError
-        )
         if let reason = JSONNestingLimit.violation(in: data) {
             return SerializedResponse(value: nil, error: Self.invalidJSON(reason, nil, context))
         }
@@ -105,7 +100,7 @@ public struct JSONResponseSerializer: ValidatingResponseSerializer {
         }
         return SerializedResponse(
             value: removesKeysWithNullValues ? value.removingNullValues() : value,
-            error: validationError
+            error: context.validationError
         )
     }
 

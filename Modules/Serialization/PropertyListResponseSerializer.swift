@@ -48,23 +48,18 @@ public struct PropertyListResponseSerializer: ValidatingResponseSerializer {
         data: Data?,
         request: HTTPRequest?
     ) -> SerializedResponse<PropertyListValue> {
-        let validationError = validator.validate(response: response, data: data, request: request)
-        if let validationError, validationError.contains(.unacceptableContentType) {
-            return SerializedResponse(value: nil, error: validationError)
+        let context: ResponseFailure.Context
+        switch ResponseFailure.Context.validating(validator, response: response, data: data, request: request) {
+        case .success(let validated): context = validated
+        case .failure(let contentTypeError): return SerializedResponse(value: nil, error: contentTypeError)
         }
-        guard let data, !data.isEmpty else { return SerializedResponse(value: nil, error: validationError) }
-        let context = ResponseFailure.Context(
-            response: response,
-            data: data,
-            request: request,
-            validationError: validationError
-        )
+        guard let data, !data.isEmpty else { return SerializedResponse(value: nil, error: context.validationError) }
         if let reason = PropertyListNestingLimit.violation(in: data) {
             return SerializedResponse(value: nil, error: Self.invalidPropertyList(reason, nil, context))
         }
         do {
             let value = try PropertyListDecoder().decode(PropertyListValue.self, from: data)
-            return SerializedResponse(value: value, error: validationError)
+            return SerializedResponse(value: value, error: context.validationError)
         } catch {
             return SerializedResponse(
                 value: nil,

@@ -19,6 +19,22 @@ enum ResponseFailure {
         let validationError: SerializationError?
 
         var failingURL: URL? { response?.url ?? request?.url }
+
+        /// Validates a response for a serializer that reads the body: AFNetworking stops such a
+        /// serializer on an unacceptable content type (the error is returned), while a status failure
+        /// is only carried along in the context, to be reported next to the value.
+        static func validating(
+            _ validator: ResponseValidator,
+            response: HTTPResponse?,
+            data: Data?,
+            request: HTTPRequest?
+        ) -> Result<Context, SerializationError> {
+            let validationError = validator.validate(response: response, data: data, request: request)
+            if let validationError, validationError.contains(.unacceptableContentType) {
+                return .failure(validationError)
+            }
+            return .success(Context(response: response, data: data, request: request, validationError: validationError))
+        }
     }
 
     static func make(

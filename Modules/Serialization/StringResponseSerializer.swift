@@ -44,18 +44,13 @@ public struct StringResponseSerializer: ValidatingResponseSerializer {
         data: Data?,
         request: HTTPRequest?
     ) -> SerializedResponse<String> {
-        let validationError = validator.validate(response: response, data: data, request: request)
-        if let validationError, validationError.contains(.unacceptableContentType) {
-            return SerializedResponse(value: nil, error: validationError)
+        let context: ResponseFailure.Context
+        switch ResponseFailure.Context.validating(validator, response: response, data: data, request: request) {
+        case .success(let validated): context = validated
+        case .failure(let contentTypeError): return SerializedResponse(value: nil, error: contentTypeError)
         }
-        let context = ResponseFailure.Context(
-            response: response,
-            data: data,
-            request: request,
-            validationError: validationError
-        )
         // Empty is empty in every charset, named or not.
-        guard let data, !data.isEmpty else { return SerializedResponse(value: "", error: validationError) }
+        guard let data, !data.isEmpty else { return SerializedResponse(value: "", error: context.validationError) }
         let charset: Charset
         if let encoding {
             charset = encoding
@@ -77,7 +72,7 @@ public struct StringResponseSerializer: ValidatingResponseSerializer {
             charset = .utf8
         }
         do {
-            return SerializedResponse(value: try charset.decode(data), error: validationError)
+            return SerializedResponse(value: try charset.decode(data), error: context.validationError)
         } catch {
             let failure = ResponseFailure.make(
                 .invalidStringEncoding,
