@@ -2,8 +2,11 @@
 import Foundation
 import PackageDescription
 
-// One tiny executable per libcurl-free product of the root package; ci/check-linkage builds them
-// and inspects what each one links. A probe is a folder `Sources/<Product>/` holding a `main.swift`
+// Courier as a user's package sees it. One tiny executable per product of the root package, which
+// ci/check-linkage builds and inspects for what it links; and the README's examples (Examples/),
+// which ci/check-readme compiles, runs where they need no network, and compares with the README.
+//
+// ci/check-linkage builds the probes and inspects what each one links. A probe is a folder `Sources/<Product>/` holding a `main.swift`
 // that uses one symbol of that product, plus its name in `probedProducts` below. A backend's probe
 // also has `expected-libraries/<Product>`: the libraries it must link (see ci/check-linkage).
 
@@ -19,15 +22,40 @@ let probedProducts = [
     "CourierSecurityOpenSSL", "CourierCurl",
 ]
 
+func courier(_ product: String) -> Target.Dependency {
+    .product(name: product, package: rootIdentity)
+}
+
+let probes: [Target] = probedProducts.map { product in
+    .executableTarget(name: "\(product)Probe", dependencies: [courier(product)], path: "Sources/\(product)")
+}
+
+// The README's examples, one target per way of using Courier.
+let examples: [Target] = [
+    .executableTarget(name: "OneModule", dependencies: [courier("CourierSerialization")], path: "Examples/OneModule"),
+    .executableTarget(
+        name: "CustomStack",
+        dependencies: [
+            courier("CourierCurl"), courier("CourierSecurity"), courier("CourierSecurityOpenSSL"),
+            courier("CourierSerialization"),
+        ],
+        path: "Examples/CustomStack"
+    ),
+    .target(
+        name: "ProfileApp",
+        dependencies: [courier("CourierHTTP"), courier("CourierSerialization"), courier("CourierTransport")],
+        path: "Examples/ProfileApp"
+    ),
+    .testTarget(
+        name: "ProfileAppTests",
+        dependencies: ["ProfileApp", courier("CourierTesting")],
+        path: "Examples/ProfileAppTests"
+    ),
+]
+
 let package = Package(
     name: "CourierLinkage",
     dependencies: [.package(path: root.path)],
-    targets: probedProducts.map { product in
-        .executableTarget(
-            name: "\(product)Probe",
-            dependencies: [.product(name: product, package: rootIdentity)],
-            path: "Sources/\(product)"
-        )
-    },
+    targets: probes + examples,
     swiftLanguageModes: [.v6]
 )

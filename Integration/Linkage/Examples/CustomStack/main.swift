@@ -1,0 +1,25 @@
+import CourierCurl
+import CourierSecurity
+import CourierSecurityOpenSSL
+import CourierSerialization
+
+// A libcurl transport that trusts an internal CA and pins the server's public key.
+var configuration = CurlTransport.Configuration()
+configuration.tls.caFile = "/etc/ssl/certs/internal-ca.pem"
+configuration.trustInstaller = OpenSSLTrustHook(
+    evaluator: PublicKeyPinningTrustEvaluator(pins: [
+        try PublicKeyPin("sha256//d3rc9cJBMdmXdd641OG6eVtd+2sCyeTjUGgoVKXbfyI=")
+    ])
+)
+let transport = CurlTransport(configuration: configuration)
+
+// The serializers of your choice on either side of it.
+let request = try JSONRequestSerializer().request(
+    method: .post,
+    urlString: "https://api.internal.example/items",
+    parameters: ["name": "Ada"]
+)
+let result = try await transport.startTransfer(request).collect(upTo: 1 << 20)
+let item = try JSONResponseSerializer().serialize(response: result.response, data: result.body)
+print(result.response.status, item ?? "no content", result.metrics.total)
+await transport.shutdown()
