@@ -1,0 +1,36 @@
+internal import CourierTransport
+
+/// The `--metrics` summary of one transfer: phase times as libcurl measured them (offsets from the
+/// start of the transfer), byte counts, protocol and whether a pooled connection carried it.
+enum MetricsSummary {
+    static func lines(_ metrics: TransferMetrics) -> [String] {
+        func row(_ label: String, _ value: String) -> String {
+            "  " + label + String(repeating: " ", count: Swift.max(1, 14 - label.count)) + value
+        }
+        var connection = metrics.reusedConnection ? "reused" : "new"
+        if let localPort = metrics.localPort { connection += ", local port \(localPort)" }
+        if let address = metrics.remoteAddress {
+            connection += " -> \(address)" + (metrics.remotePort.map { ":\($0)" } ?? "")
+        }
+        return [
+            "metrics:",
+            row("protocol", metrics.protocolVersion.map { "\($0)" } ?? "-"),
+            row("dns", ByteFormatting.milliseconds(metrics.nameLookup)),
+            row("connect", ByteFormatting.milliseconds(metrics.connect)),
+            row("tls", ByteFormatting.milliseconds(metrics.tlsHandshake)),
+            row("first byte", ByteFormatting.milliseconds(metrics.firstByte)),
+            row("total", ByteFormatting.milliseconds(metrics.total)),
+            row(
+                "sent",
+                "\(metrics.requestHeaderBytes) header bytes, \(metrics.requestBodyBytes) body bytes"
+            ),
+            row(
+                "received",
+                "\(metrics.responseHeaderBytes) header bytes, \(metrics.responseBodyBytes) body bytes"
+                    + " (\(metrics.decodedBodyBytes) decoded)"
+            ),
+            row("rate", ByteFormatting.rate(metrics.decodedBodyBytes, over: metrics.total)),
+            row("connection", connection),
+        ]
+    }
+}
