@@ -13,12 +13,20 @@ import Testing
             && BigTransferSpace.directory != nil
     }
 
-    /// Reads `count` bytes at `offset`.
-    private func region(of path: String, at offset: UInt64, count: Int) throws -> Data {
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        try handle.seek(toOffset: offset)
-        return try handle.read(upToCount: count) ?? Data()
+    /// Compares two files in 4 MiB steps (memcmp through `Data ==`), without holding either.
+    private func sameContents(_ first: String, _ second: String) throws -> Bool {
+        let left = try FileHandle(forReadingFrom: URL(fileURLWithPath: first))
+        let right = try FileHandle(forReadingFrom: URL(fileURLWithPath: second))
+        defer {
+            try? left.close()
+            try? right.close()
+        }
+        while true {
+            let a = try left.read(upToCount: 4 << 20) ?? Data()
+            let b = try right.read(upToCount: 4 << 20) ?? Data()
+            guard a == b else { return false }
+            if a.isEmpty { return true }
+        }
     }
 
     private func size(of path: String) throws -> Int64 {
@@ -44,12 +52,10 @@ import Testing
         #expect(result.status == 0, "stderr: \(result.standardError)")
         #expect(try size(of: path) == Self.gibibyte)
         #expect(!FileManager.default.fileExists(atPath: path + ".courier-resume"))
-        let mebibyte = 1 << 20
-        for offset in [0, Self.gibibyte / 3, Self.gibibyte / 3 * 2, Self.gibibyte - Int64(mebibyte)] {
-            let got = try region(of: path, at: UInt64(offset), count: mebibyte)
-            let served = try region(of: www + "/big-1g", at: UInt64(offset), count: mebibyte)
-            #expect(got.count == mebibyte && got == served, "region at \(offset)")
-        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(try sameContents(path, www + "/big-1g"))
+        print("compared the whole file with the served one in \(clock.now - start)")
         #expect(try #require(peak) < Self.peakRSSLimitMiB)
     }
 
@@ -127,12 +133,7 @@ import Testing
         )
         #expect(try size(of: path) == Self.gibibyte)
         #expect(!FileManager.default.fileExists(atPath: recordPath))
-        let mebibyte = 1 << 20
-        for offset in [0, partial - Int64(mebibyte / 2), Self.gibibyte - Int64(mebibyte)] {
-            let got = try region(of: path, at: UInt64(Swift.max(0, offset)), count: mebibyte)
-            let served = try region(of: www + "/big-1g", at: UInt64(Swift.max(0, offset)), count: mebibyte)
-            #expect(got.count == mebibyte && got == served, "region at \(offset)")
-        }
+        #expect(try sameContents(path, www + "/big-1g"))
         #expect(try #require(peak) < Self.peakRSSLimitMiB)
     }
 }

@@ -76,6 +76,24 @@ import Testing
     }
 
     @Test(.enabled(if: serversReady, "servers not set"))
+    func getWritesToAFileWithAProgressLine() async throws {
+        let base = try #require(CurlTestServers.http)
+        let path = temporaryPath("100m")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try await CLIProcess.run(
+            ["get", base.adding("/big-100m").absoluteString, "--output", path, "--progress", "--no-proxy"]
+        )
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber
+        #expect(size?.int64Value == 100 << 20)
+        // The last redraw: carriage return, erase line, the totals, then the newline that ends it.
+        let last = try #require(result.standardError.components(separatedBy: "\r\u{1B}[K").last)
+        #expect(last.hasPrefix("  get 100.0%  100.0 MiB of 100.0 MiB  "), "\(last.debugDescription)")
+        #expect(last.hasSuffix("/s\n"), "\(last.debugDescription)")
+    }
+
+    @Test(.enabled(if: serversReady, "servers not set"))
     func getSendsHeadersAndHonoursHTTP11() async throws {
         let base = try #require(CurlTestServers.https)
         let caFile = try #require(CurlTestServers.caFile)

@@ -29,8 +29,16 @@ enum MetricsSummary {
                 "\(metrics.responseHeaderBytes) header bytes, \(metrics.responseBodyBytes) body bytes"
                     + " (\(metrics.decodedBodyBytes) decoded)"
             ),
-            row("rate", ByteFormatting.rate(metrics.decodedBodyBytes, over: metrics.total)),
+            row("rate", rate(metrics)),
             row("connection", connection),
         ]
+    }
+
+    /// The rate of the direction that moved the body: an upload's response is a few bytes.
+    private static func rate(_ metrics: TransferMetrics) -> String {
+        if metrics.requestBodyBytes > metrics.decodedBodyBytes {
+            return ByteFormatting.rate(metrics.requestBodyBytes, over: metrics.total) + " up"
+        }
+        return ByteFormatting.rate(metrics.decodedBodyBytes, over: metrics.total) + " down"
     }
 }
