@@ -47,6 +47,11 @@ import Testing
         #expect(result.standardError.hasPrefix("courier: error: cannotConnect (code 7): "), "\(result.standardError)")
         #expect(result.peakRSSMiB != nil)
         #expect(result.standardOutput.isEmpty)
+        // A download that never got a response leaves no empty file behind.
+        let path = temporaryPath("refused")
+        let download = try await CLIProcess.run(["download", "http://127.0.0.1:1/", "--to", path, "--no-proxy"])
+        #expect(download.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     @Test(.enabled(if: ready, "no courier binary"))

@@ -50,6 +50,7 @@ struct DownloadCommand {
 
         var options = TransferOptions()
         options.destination = .file(path: file, resume: validator)
+        let cleanup = NewFileCleanup(path: file)
         let transport = settings.makeTransport()
         let progress = TransferDriver.progressLine(settings, label: "download")
         progress.baseline = validator?.offset ?? 0
@@ -61,6 +62,7 @@ struct DownloadCommand {
             }
         } catch {
             await transport.shutdown()
+            cleanup.removeIfLeftEmpty()
             throw error
         }
         await transport.shutdown()

@@ -32,6 +32,7 @@ struct GetCommand {
 
     func run() async throws -> Int32 {
         let request = try settings.makeRequest(url)
+        let cleanup = output.map(NewFileCleanup.init(path:))
         let transport = settings.makeTransport()
         var options = TransferOptions()
         if let output { options.destination = .file(path: output, resume: nil) }
@@ -46,6 +47,7 @@ struct GetCommand {
             )
         } catch {
             await transport.shutdown()
+            cleanup?.removeIfLeftEmpty()
             throw error
         }
         await transport.shutdown()
