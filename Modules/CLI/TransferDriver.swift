@@ -36,6 +36,13 @@ struct TransferDriver {
         var response: HTTPResponse?
         var location: URL?
         var last = TransferProgress(completed: 0, total: nil)
+        var progressDone = false
+        // An upload's line ends when the response arrives, before the response body is printed.
+        func finishProgress() {
+            guard !progressDone else { return }
+            progressDone = true
+            progress.finish(completed: last.completed, total: last.total)
+        }
         do {
             for await event in transfer.events {
                 switch event {
@@ -48,15 +55,17 @@ struct TransferDriver {
                     last = value
                     progress.update(completed: value.completed, total: value.total)
                 case .redirect(let head, let target):
+                    if direction == .upload { finishProgress() }
                     response = head
                     location = target
                 case .response(let head):
+                    if direction == .upload { finishProgress() }
                     response = head
                     try onResponse(head)
                 case .body(let chunk):
                     try onBody(chunk)
                 case .completed(let metrics):
-                    progress.finish(completed: last.completed, total: last.total)
+                    finishProgress()
                     return Outcome(response: response, redirectLocation: location, metrics: metrics)
                 case .failed(let error):
                     throw error
@@ -64,10 +73,10 @@ struct TransferDriver {
             }
         } catch {
             transfer.cancel()
-            progress.abandon()
+            if !progressDone { progress.abandon() }
             throw error
         }
-        progress.abandon()
+        if !progressDone { progress.abandon() }
         throw TransportError(
             category: .cancelled,
             message: "the transfer ended without a result",
