@@ -16,7 +16,7 @@ internal import FoundationEssentials
 struct DownloadCommand {
     static let usage = """
         courier download URL --to FILE [--resume] [--cacert FILE] [--header 'Name: value']... [--http1.1]
-                        [--proxy URL | --no-proxy] [--progress] [--metrics] [--report-rss]
+                [--proxy URL | --no-proxy] [--progress] [--metrics] [--report-rss]
         """
 
     let url: String

@@ -13,7 +13,7 @@ internal import FoundationEssentials
 struct GetCommand {
     static let usage = """
         courier get URL [--output FILE] [--cacert FILE] [--header 'Name: value']... [--http1.1]
-                        [--proxy URL | --no-proxy] [--progress] [--metrics] [--report-rss]
+                [--proxy URL | --no-proxy] [--progress] [--metrics] [--report-rss]
         """
 
     let url: String

@@ -13,7 +13,7 @@ internal import FoundationEssentials
 struct UploadCommand {
     static let usage = """
         courier upload URL --file FILE [--method PUT|POST] [--cacert FILE] [--header 'Name: value']...
-                        [--http1.1] [--proxy URL | --no-proxy] [--progress] [--metrics] [--report-rss]
+                [--http1.1] [--proxy URL | --no-proxy] [--progress] [--metrics] [--report-rss]
         """
 
     let url: String
