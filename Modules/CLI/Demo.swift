@@ -7,6 +7,7 @@ struct Demo {
         failures += SerializationDemo().run()
         failures += await MultipartDemo().run()
         failures += ResponseDemo().run()
+        failures += await TransportDemo().run()
         print("")
         print(failures == 0 ? "demo: all steps ok" : "demo: \(failures) step(s) failed")
         return failures

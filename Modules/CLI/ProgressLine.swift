@@ -1,0 +1,85 @@
+/// A progress line for a running transfer.
+///
+/// On a terminal it redraws one line in place (`\r`, at most ten times a second); elsewhere (a log,
+/// `ci/demo`'s output) it prints a line at each quarter, so the output stays short and readable.
+final class ProgressLine {
+    enum Style {
+        /// Redraw in place; for terminals.
+        case live
+        /// One line per quarter of the total (or per 256 MiB when the total is unknown).
+        case milestones
+        /// Print nothing.
+        case off
+    }
+
+    private let style: Style
+    private let label: String
+    private let write: (String) -> Void
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private var lastDraw: ContinuousClock.Instant?
+    private var lastMilestone: Int64 = 0
+    private var drewLive = false
+    /// Bytes that were already there when the transfer started (a resumed download): they count
+    /// towards the percentage but not the rate.
+    var baseline: Int64 = 0
+
+    /// - Parameter write: Where the text goes (stderr for the commands, stdout for the demo).
+    init(style: Style, label: String, write: @escaping (String) -> Void) {
+        self.style = style
+        self.label = label
+        self.write = write
+        start = clock.now
+    }
+
+    func update(completed: Int64, total: Int64?) {
+        switch style {
+        case .off:
+            return
+        case .live:
+            let now = clock.now
+            if let lastDraw, now - lastDraw < .milliseconds(100) { return }
+            lastDraw = now
+            drewLive = true
+            write("\r\u{1B}[K" + text(completed: completed, total: total))
+        case .milestones:
+            let step: Int64 = total.map { Swift.max(1, $0 / 4) } ?? (256 << 20)
+            let milestone = completed / step
+            guard milestone > lastMilestone else { return }
+            lastMilestone = milestone
+            write(text(completed: completed, total: total) + "\n")
+        }
+    }
+
+    /// Draws the final state and ends the line.
+    func finish(completed: Int64, total: Int64?) {
+        switch style {
+        case .off:
+            return
+        case .live:
+            write("\r\u{1B}[K" + text(completed: completed, total: total) + "\n")
+        case .milestones:
+            let step: Int64 = total.map { Swift.max(1, $0 / 4) } ?? (256 << 20)
+            if completed / step > lastMilestone || completed == 0 {
+                write(text(completed: completed, total: total) + "\n")
+            }
+        }
+    }
+
+    /// Ends a live line without redrawing it, before an error message.
+    func abandon() {
+        if style == .live && drewLive { write("\n") }
+    }
+
+    private func text(completed: Int64, total: Int64?) -> String {
+        let elapsed = clock.now - start
+        var text = "  \(label) "
+        if let total, total > 0 {
+            let percent = ByteFormatting.oneDecimal(Double(completed) * 100 / Double(total))
+            text += "\(percent)%  \(ByteFormatting.size(completed)) of \(ByteFormatting.size(total))"
+        } else {
+            text += ByteFormatting.size(completed)
+        }
+        return text + "  \(ByteFormatting.rate(completed - baseline, over: elapsed))"
+    }
+}

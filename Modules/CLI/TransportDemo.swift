@@ -1,0 +1,147 @@
+internal import CourierCurl
+internal import CourierHTTP
+internal import CourierTransport
+internal import FoundationEssentials
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
+/// The libcurl transport against the loopback servers `ci/demo` starts: a 100 MiB HTTPS download
+/// over HTTP/2 streamed and hashed chunk by chunk, its metrics, and connection reuse.
+///
+/// The servers are found through the variables `ci/servers` writes (`TEST_HTTPS_URL`,
+/// `TEST_CA_FILE`, `TEST_WWW_DIR`); without them (`courier demo` run by hand) this part says how to
+/// run it and counts no failure.
+struct TransportDemo {
+    static let bigFileSize: Int64 = 100 << 20
+
+    func run() async -> Int {
+        DemoOutput.section("Transport (CourierCurl: libcurl, HTTP/2 over TLS on loopback)")
+        guard let base = Self.environment("TEST_HTTPS_URL").flatMap(URL.init(string:)),
+            let caFile = Self.environment("TEST_CA_FILE")
+        else {
+            print("  skipped: this part needs the loopback test servers; `ci/demo` starts them and runs it")
+            return 0
+        }
+        var configuration = CurlTransport.Configuration()
+        configuration.tls.caFile = caFile
+        configuration.proxy = .none
+        var failures = 0
+        let transport = CurlTransport(configuration: configuration)
+        failures += await streamedDownload(transport, url: base.appending(path: "big-100m"))
+        await transport.shutdown()
+
+        let reuseTransport = CurlTransport(configuration: configuration)
+        failures += await connectionReuse(reuseTransport, url: base.appending(path: "small"))
+        await reuseTransport.shutdown()
+        return failures
+    }
+
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
+    /// Streams the body through the events, folding each chunk into a hash as it arrives.
+    private func streamedDownload(_ transport: CurlTransport, url: URL) async -> Int {
+        var failures = 0
+        DemoOutput.line("GET", url.absoluteString)
+        let live = isatty(STDOUT_FILENO) == 1
+        let progress = ProgressLine(style: live ? .live : .milestones, label: "progress") { text in
+            print(text, terminator: "")
+            fflush(nil)
+        }
+        var hash = StreamHash()
+        var chunks = 0
+        var bytes: Int64 = 0
+        var status: HTTPResponse?
+        var metrics: TransferMetrics?
+        var total: Int64?
+        for await event in transport.startTransfer(HTTPRequest(url: url)).events {
+            switch event {
+            case .response(let head):
+                status = head
+                total = head.expectedContentLength
+            case .body(let chunk):
+                chunks += 1
+                bytes += Int64(chunk.count)
+                chunk.withUnsafeBytes { hash.update($0) }
+                progress.update(completed: bytes, total: total)
+            case .completed(let value):
+                progress.finish(completed: bytes, total: total)
+                metrics = value
+            case .failed(let error):
+                progress.abandon()
+                return check(false, "download: \(error)")
+            case .redirect, .uploadProgress, .downloadProgress:
+                continue
+            }
+        }
+        guard let status, let metrics else { return check(false, "the download ended without a result") }
+        DemoOutput.line("status", "\(status.version) \(status.status)")
+        DemoOutput.line(
+            "streamed",
+            "\(bytes) bytes in \(chunks) chunks (average \(bytes / Int64(max(chunks, 1))) bytes)"
+        )
+        DemoOutput.line("fnv1a-64 of the stream", hash.hex)
+        failures += check(status.status.code == 200, "status 200")
+        failures += check(metrics.protocolVersion == .http2, "negotiated HTTP/2 over TLS")
+        failures += check(bytes == Self.bigFileSize, "all \(Self.bigFileSize) bytes arrived")
+        failures += check(hash.hex == expectedHash(), "the hash matches the served file")
+        print("  " + MetricsSummary.lines(metrics).joined(separator: "\n  "))
+        return failures
+    }
+
+    /// The hash of the file nginx serves, read from disk when `TEST_WWW_DIR` says where; the file
+    /// is sparse (all zero bytes) so reading it costs no disk.
+    private func expectedHash() -> String {
+        guard let directory = Self.environment("TEST_WWW_DIR") else { return "unknown" }
+        let descriptor = open(directory + "/big-100m", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "unknown" }
+        defer { close(descriptor) }
+        var hash = StreamHash()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            hash.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+        return hash.hex
+    }
+
+    /// Two small GETs on one transport: the second rides the first one's connection.
+    private func connectionReuse(_ transport: CurlTransport, url: URL) async -> Int {
+        var failures = 0
+        print("")
+        DemoOutput.line("GET twice", url.absoluteString)
+        do {
+            let first = try await transport.startTransfer(HTTPRequest(url: url)).collect(upTo: 1 << 16)
+            let second = try await transport.startTransfer(HTTPRequest(url: url)).collect(upTo: 1 << 16)
+            for (label, result) in [("first", first), ("second", second)] {
+                let metrics = result.metrics
+                DemoOutput.line(
+                    label,
+                    "\(result.response.status), \(result.body.count) bytes, "
+                        + "\(metrics.reusedConnection ? "reused" : "new") connection, "
+                        + "local port \(metrics.localPort.map(String.init) ?? "-"), "
+                        + "connect \(ByteFormatting.milliseconds(metrics.connect)), "
+                        + "TLS \(ByteFormatting.milliseconds(metrics.tlsHandshake)), "
+                        + "total \(ByteFormatting.milliseconds(metrics.total))"
+                )
+            }
+            failures += check(!first.metrics.reusedConnection, "the first request opens a connection")
+            failures += check(second.metrics.reusedConnection, "the second request reuses it")
+            failures += check(
+                first.metrics.localPort != nil && first.metrics.localPort == second.metrics.localPort,
+                "both requests used the same local port"
+            )
+        } catch {
+            failures += check(false, "small GETs: \(error)")
+        }
+        return failures
+    }
+}
