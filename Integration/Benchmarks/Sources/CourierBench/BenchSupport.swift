@@ -16,7 +16,10 @@ struct BenchLine {
         let text = value >= 10 ? String(format: "%.1f", value) : String(format: "%.3f", value)
         // 0.920 reads as 0.92: trailing zeros carry no precision.
         guard text.contains(".") else { return text }
-        return String(text.reversed().drop(while: { $0 == "0" }).reversed().drop(while: { $0 == "." }))
+        var trimmed = Substring(text)
+        while trimmed.last == "0" { trimmed.removeLast() }
+        if trimmed.last == "." { trimmed.removeLast() }
+        return String(trimmed)
     }
 }
 

@@ -2,6 +2,7 @@ import CourierCurl
 import CourierHTTP
 import CourierTransport
 import Foundation
+import Synchronization
 
 /// `CourierBench child-transport <options>`: the `courier` variant of `ci/bench transport`.
 ///
@@ -23,6 +24,9 @@ enum TransportClient {
         var maxHostConnections = 32
         var maxConnects = 0
         var bufferSize = 0
+        /// `group` (a task per request, the default, as in `URLSessionClient`) or `workers` (C
+        /// long-lived tasks); `--consumer workers` is for profiling the consumer side.
+        var consumer = "group"
     }
 
     /// What one transfer came to.
@@ -39,6 +43,20 @@ enum TransportClient {
         var connects = 0
         var bytesDown: Int64 = 0
         var bytesUp: Int64 = 0
+
+        mutating func add(_ outcome: Outcome) {
+            if outcome.ok { ok += 1 }
+            if outcome.newConnection { connects += 1 }
+            bytesDown += outcome.bytesDown
+            bytesUp += outcome.bytesUp
+        }
+
+        mutating func merge(_ other: Tally) {
+            ok += other.ok
+            connects += other.connects
+            bytesDown += other.bytesDown
+            bytesUp += other.bytesUp
+        }
     }
 
     static func parse(_ arguments: [String]) -> Options? {
@@ -56,6 +74,7 @@ enum TransportClient {
             case "--max-host-connections": options.maxHostConnections = Int(value) ?? 0
             case "--max-connects": options.maxConnects = Int(value) ?? 0
             case "--buffer-size": options.bufferSize = Int(value) ?? 0
+            case "--consumer": options.consumer = value
             default:
                 log("unknown option \(key)")
                 return nil
@@ -101,25 +120,10 @@ enum TransportClient {
 
         let cpuStart = processCPUMicroseconds()
         let start = ContinuousClock.now
-        let total = await withTaskGroup(of: Outcome.self, returning: Tally.self) { group in
-            var issued = 0
-            var total = Tally()
-            while issued < min(options.concurrency, options.requests) {
-                issued += 1
-                group.addTask { await perform(request, on: transport) }
-            }
-            while let outcome = await group.next() {
-                if outcome.ok { total.ok += 1 }
-                if outcome.newConnection { total.connects += 1 }
-                total.bytesDown += outcome.bytesDown
-                total.bytesUp += outcome.bytesUp
-                if issued < options.requests {
-                    issued += 1
-                    group.addTask { await perform(request, on: transport) }
-                }
-            }
-            return total
-        }
+        let total =
+            options.consumer == "workers"
+            ? await runWorkers(request, options: options, on: transport)
+            : await runTaskPerRequest(request, options: options, on: transport)
         let elapsed = ContinuousClock.now - start
         let cpu = processCPUMicroseconds() - cpuStart
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -131,6 +135,49 @@ enum TransportClient {
         fflush(nil)
         await transport.shutdown()
         exit(total.ok == options.requests ? 0 : 1)
+    }
+
+    /// C long-lived tasks, each running its share of the requests one after another: the shape of
+    /// C connections each doing request after request, and one thread hop fewer per request than a
+    /// task per request (no child-task completion to hand back to a parent).
+    static func runWorkers(_ request: HTTPRequest, options: Options, on transport: CurlTransport) async -> Tally {
+        let claimed = RequestCounter()
+        return await withTaskGroup(of: Tally.self, returning: Tally.self) { group in
+            for _ in 0..<min(options.concurrency, options.requests) {
+                group.addTask {
+                    var tally = Tally()
+                    while claimed.next.add(1, ordering: .relaxed).oldValue < options.requests {
+                        tally.add(await perform(request, on: transport))
+                    }
+                    return tally
+                }
+            }
+            var total = Tally()
+            for await tally in group { total.merge(tally) }
+            return total
+        }
+    }
+
+    /// A child task per request in a task group, the next one added as one finishes (the pattern of
+    /// `URLSessionClient`).
+    static func runTaskPerRequest(_ request: HTTPRequest, options: Options, on transport: CurlTransport) async -> Tally
+    {
+        await withTaskGroup(of: Outcome.self, returning: Tally.self) { group in
+            var issued = 0
+            var total = Tally()
+            while issued < min(options.concurrency, options.requests) {
+                issued += 1
+                group.addTask { await perform(request, on: transport) }
+            }
+            while let outcome = await group.next() {
+                total.add(outcome)
+                if issued < options.requests {
+                    issued += 1
+                    group.addTask { await perform(request, on: transport) }
+                }
+            }
+            return total
+        }
     }
 
     /// One transfer, consumed the way an application streams a body: chunks counted and dropped.
@@ -157,4 +204,9 @@ enum TransportClient {
         }
         return outcome
     }
+}
+
+/// Hands out request numbers to the worker tasks.
+final class RequestCounter: Sendable {
+    let next = Atomic<Int>(0)
 }
