@@ -75,7 +75,14 @@ enum TransportGroup {
         let hasURLSession = FileManager.default.isExecutableFile(atPath: urlSessionClient)
         if !hasURLSession { log("transport: skipping urlsession rows: \(urlSessionClient) is not built") }
         let trustReason = hasURLSession ? URLSessionTrust.unavailableReason(caFile: caFile) : nil
-        if let trustReason { log("transport: skipping urlsession h2 (TLS) rows: \(trustReason)") }
+        if let trustReason {
+            log("transport: skipping urlsession h2 (TLS) rows: \(trustReason)")
+        } else if hasURLSession {
+            log(
+                "transport: urlsession -h2 rows run under unshare -m with \(caFile) bind-mounted over "
+                    + "\(URLSessionTrust.systemBundle) in that namespace only (URLSession verifies; C and courier use --cafile)"
+            )
+        }
         log("transport: C and courier settings: \(settings.joined(separator: " ")), pipewait on, multiplexing on")
         log("transport: HTTP/1.1 rows use \(httpURL), -h2 rows \(httpsURL) (TLS, h2 via ALPN, CA \(caFile))")
         let www = environment["TEST_WWW_DIR"]
@@ -85,6 +92,8 @@ enum TransportGroup {
         for workload in workloads {
             let name = workload.name + (workload.tls ? "-h2" : "")
             if let only, !only.contains(name) { continue }
+            let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+            log("transport: \(name): loadavg \(load?.joined(separator: " ") ?? "?") before the row")
             let url = (workload.tls ? httpsURL : httpURL) + workload.path
             var arguments = ["--url", url, "--requests", String(workload.requests)]
             arguments += ["--concurrency", String(workload.concurrency)]
