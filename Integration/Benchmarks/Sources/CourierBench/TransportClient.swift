@@ -27,6 +27,9 @@ enum TransportClient {
         /// `group` (a task per request, the default, as in `URLSessionClient`) or `workers` (C
         /// long-lived tasks); `--consumer workers` is for profiling the consumer side.
         var consumer = "group"
+        /// `--lean 1` turns off what the C client does not do (cookie engine, `Accept-Encoding`),
+        /// to see what those defaults cost; the benchmark rows run CurlTransport's defaults.
+        var lean = false
     }
 
     /// What one transfer came to.
@@ -75,6 +78,7 @@ enum TransportClient {
             case "--max-connects": options.maxConnects = Int(value) ?? 0
             case "--buffer-size": options.bufferSize = Int(value) ?? 0
             case "--consumer": options.consumer = value
+            case "--lean": options.lean = value == "1"
             default:
                 log("unknown option \(key)")
                 return nil
@@ -94,6 +98,10 @@ enum TransportClient {
         configuration.httpVersion = options.http2 ? .automatic : .http1_1
         configuration.proxy = .none
         configuration.tls.caFile = options.caFile
+        if options.lean {
+            configuration.cookiePolicy = .disabled
+            configuration.automaticDecompression = false
+        }
         return configuration
     }
 
