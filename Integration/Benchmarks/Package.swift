@@ -16,6 +16,8 @@ let package = Package(
             dependencies: [
                 .product(name: "CourierHTTP", package: rootIdentity),
                 .product(name: "CourierSerialization", package: rootIdentity),
+                .product(name: "CourierTransport", package: rootIdentity),
+                .product(name: "CourierCurl", package: rootIdentity),
             ],
             path: "Sources/CourierBench"
         ),

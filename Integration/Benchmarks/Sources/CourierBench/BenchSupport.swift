@@ -13,8 +13,13 @@ struct BenchLine {
 
     private func format(_ value: Double) -> String {
         if value >= 100 || value == value.rounded() { return String(Int64(value.rounded())) }
-        if value >= 10 { return String(format: "%.1f", value) }
-        return String(format: "%.3f", value)
+        let text = value >= 10 ? String(format: "%.1f", value) : String(format: "%.3f", value)
+        // 0.920 reads as 0.92: trailing zeros carry no precision.
+        guard text.contains(".") else { return text }
+        var trimmed = Substring(text)
+        while trimmed.last == "0" { trimmed.removeLast() }
+        if trimmed.last == "." { trimmed.removeLast() }
+        return String(trimmed)
     }
 }
 

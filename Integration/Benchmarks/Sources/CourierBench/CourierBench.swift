@@ -8,12 +8,13 @@ struct CourierBench {
     static let groups: [(name: String, run: @Sendable () throws -> Void)] = [
         ("query-encode", QueryEncodeGroup.run),
         ("multipart", MultipartGroup.run),
+        ("transport", TransportGroup.run),
     ]
 
-    static func main() throws {
+    static func main() async throws {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let first = arguments.first, first.hasPrefix("child-") {
-            try runChild(first, Array(arguments.dropFirst()))
+            try await runChild(first, Array(arguments.dropFirst()))
             return
         }
         let wanted = arguments.isEmpty ? groups.map(\.name) : arguments
@@ -27,9 +28,10 @@ struct CourierBench {
         }
     }
 
-    static func runChild(_ mode: String, _ arguments: [String]) throws {
+    static func runChild(_ mode: String, _ arguments: [String]) async throws {
         switch mode {
         case "child-multipart": try MultipartGroup.child(arguments)
+        case "child-transport": await TransportClient.run(arguments)
         default:
             log("unknown child mode \(mode)")
             exit(2)

@@ -36,6 +36,16 @@ struct URLSessionClient {
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
     }
 
+    /// Peak resident set of this image (`VmHWM`); `ru_maxrss` survives `execve`, so a child of a
+    /// large parent would report the parent's size.
+    static func peakRSSKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            if let kib = line.split(separator: " ").compactMap({ Int($0) }).first { return kib }
+        }
+        return -1
+    }
+
     static func main() async throws {
         let options = parse()
         guard let url = options.url else {
@@ -77,11 +87,9 @@ struct URLSessionClient {
         }
         let seconds = Date().timeIntervalSince(start)
         let cpu = cpuMicroseconds() - cpuStart
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let uploaded = options.postBytes * options.requests
         print(
-            "requests=\(options.requests) ok=\(counts.ok) seconds=\(seconds) cpu_us=\(Int(cpu)) rss_kib=\(usage.ru_maxrss)",
+            "requests=\(options.requests) ok=\(counts.ok) seconds=\(seconds) cpu_us=\(Int(cpu)) rss_kib=\(peakRSSKiB())",
             "bytes_down=\(counts.bytes) bytes_up=\(uploaded) connects=-1"
         )
         exit(counts.ok == options.requests ? 0 : 1)

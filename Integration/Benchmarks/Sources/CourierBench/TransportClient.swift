@@ -1,0 +1,220 @@
+import CourierCurl
+import CourierHTTP
+import CourierTransport
+import Foundation
+import Synchronization
+
+/// `CourierBench child-transport <options>`: the `courier` variant of `ci/bench transport`.
+///
+/// It takes the same options as `reference/curl_reference.c` and does the same work: N requests
+/// with C in flight, response bodies dropped as they arrive (here by the consumer of
+/// `transfer.events`), one figure line on stdout in the C client's format. CPU is
+/// `getrusage(RUSAGE_SELF)` over the measured region (all threads: the transport's loop thread and
+/// the cooperative pool), as in the C client; the transport is created before the clock starts,
+/// like the C client's multi handle. Peak RSS is `VmHWM`, as in the C client (see there why not
+/// `ru_maxrss`).
+enum TransportClient {
+    struct Options {
+        var url: URL?
+        var requests = 1000
+        var concurrency = 1
+        var postBytes = 0
+        var caFile: String?
+        var http2 = false
+        var maxHostConnections = 32
+        var maxConnects = 0
+        var bufferSize = 0
+        /// `group` (a task per request, the default, as in `URLSessionClient`) or `workers` (C
+        /// long-lived tasks); `--consumer workers` is for profiling the consumer side.
+        var consumer = "group"
+        /// `--lean 1` turns off what the C client does not do (cookie engine, `Accept-Encoding`),
+        /// to see what those defaults cost; the benchmark rows run CurlTransport's defaults.
+        var lean = false
+    }
+
+    /// What one transfer came to.
+    struct Outcome: Sendable {
+        var ok = false
+        var bytesDown: Int64 = 0
+        var bytesUp: Int64 = 0
+        var newConnection = false
+    }
+
+    /// What the whole workload came to.
+    struct Tally {
+        var ok = 0
+        var connects = 0
+        var bytesDown: Int64 = 0
+        var bytesUp: Int64 = 0
+
+        mutating func add(_ outcome: Outcome) {
+            if outcome.ok { ok += 1 }
+            if outcome.newConnection { connects += 1 }
+            bytesDown += outcome.bytesDown
+            bytesUp += outcome.bytesUp
+        }
+
+        mutating func merge(_ other: Tally) {
+            ok += other.ok
+            connects += other.connects
+            bytesDown += other.bytesDown
+            bytesUp += other.bytesUp
+        }
+    }
+
+    static func parse(_ arguments: [String]) -> Options? {
+        var options = Options()
+        var iterator = arguments.makeIterator()
+        while let key = iterator.next() {
+            guard let value = iterator.next() else { return nil }
+            switch key {
+            case "--url": options.url = URL(string: value)
+            case "--requests": options.requests = Int(value) ?? 0
+            case "--concurrency": options.concurrency = Int(value) ?? 0
+            case "--post-bytes": options.postBytes = Int(value) ?? 0
+            case "--cafile": options.caFile = value
+            case "--http2": options.http2 = value == "1"
+            case "--max-host-connections": options.maxHostConnections = Int(value) ?? 0
+            case "--max-connects": options.maxConnects = Int(value) ?? 0
+            case "--buffer-size": options.bufferSize = Int(value) ?? 0
+            case "--consumer": options.consumer = value
+            case "--lean": options.lean = value == "1"
+            default:
+                log("unknown option \(key)")
+                return nil
+            }
+        }
+        guard options.url != nil, options.requests > 0, options.concurrency > 0 else { return nil }
+        return options
+    }
+
+    /// The C client's settings, expressed as a transport configuration.
+    static func configuration(for options: Options) -> CurlTransport.Configuration {
+        var configuration = CurlTransport.Configuration()
+        configuration.maxConnectionsPerHost = options.maxHostConnections
+        configuration.connectionCacheSize = options.maxConnects > 0 ? options.maxConnects : options.concurrency + 4
+        // 0 means libcurl's default (CURL_MAX_WRITE_SIZE, 16 KiB), as in the C client.
+        configuration.receiveBufferSize = options.bufferSize > 0 ? options.bufferSize : 16 << 10
+        configuration.httpVersion = options.http2 ? .automatic : .http1_1
+        configuration.proxy = .none
+        configuration.tls.caFile = options.caFile
+        if options.lean {
+            configuration.cookiePolicy = .disabled
+            configuration.automaticDecompression = false
+        }
+        return configuration
+    }
+
+    static func run(_ arguments: [String]) async {
+        guard let options = parse(arguments), let url = options.url else {
+            log(
+                "usage: CourierBench child-transport --url U --requests N --concurrency C [--post-bytes B] "
+                    + "[--cafile F] [--http2 0|1] [--max-host-connections M] [--max-connects K] [--buffer-size S]"
+            )
+            exit(2)
+        }
+        let transport = CurlTransport(configuration: configuration(for: options))
+        if let error = transport.configurationError {
+            log("transport configuration: \(error)")
+            exit(1)
+        }
+        let request: HTTPRequest
+        if options.postBytes > 0 {
+            let body = Data(repeating: UInt8(ascii: "x"), count: options.postBytes)
+            request = HTTPRequest(method: .post, url: url, body: HTTPBody(body))
+        } else {
+            request = HTTPRequest(url: url)
+        }
+
+        let cpuStart = processCPUMicroseconds()
+        let start = ContinuousClock.now
+        let total =
+            options.consumer == "workers"
+            ? await runWorkers(request, options: options, on: transport)
+            : await runTaskPerRequest(request, options: options, on: transport)
+        let elapsed = ContinuousClock.now - start
+        let cpu = processCPUMicroseconds() - cpuStart
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print(
+            "requests=\(options.requests) ok=\(total.ok) seconds=\(String(format: "%.6f", seconds))"
+                + " cpu_us=\(Int(cpu)) rss_kib=\(Int(peakRSSMiB() * 1024)) bytes_down=\(total.bytesDown)"
+                + " bytes_up=\(total.bytesUp) connects=\(total.connects)"
+        )
+        fflush(nil)
+        await transport.shutdown()
+        exit(total.ok == options.requests ? 0 : 1)
+    }
+
+    /// C long-lived tasks, each running its share of the requests one after another: the shape of
+    /// C connections each doing request after request, and one thread hop fewer per request than a
+    /// task per request (no child-task completion to hand back to a parent).
+    static func runWorkers(_ request: HTTPRequest, options: Options, on transport: CurlTransport) async -> Tally {
+        let claimed = RequestCounter()
+        return await withTaskGroup(of: Tally.self, returning: Tally.self) { group in
+            for _ in 0..<min(options.concurrency, options.requests) {
+                group.addTask {
+                    var tally = Tally()
+                    while claimed.next.add(1, ordering: .relaxed).oldValue < options.requests {
+                        tally.add(await perform(request, on: transport))
+                    }
+                    return tally
+                }
+            }
+            var total = Tally()
+            for await tally in group { total.merge(tally) }
+            return total
+        }
+    }
+
+    /// A child task per request in a task group, the next one added as one finishes (the pattern of
+    /// `URLSessionClient`).
+    static func runTaskPerRequest(_ request: HTTPRequest, options: Options, on transport: CurlTransport) async -> Tally
+    {
+        await withTaskGroup(of: Outcome.self, returning: Tally.self) { group in
+            var issued = 0
+            var total = Tally()
+            while issued < min(options.concurrency, options.requests) {
+                issued += 1
+                group.addTask { await perform(request, on: transport) }
+            }
+            while let outcome = await group.next() {
+                total.add(outcome)
+                if issued < options.requests {
+                    issued += 1
+                    group.addTask { await perform(request, on: transport) }
+                }
+            }
+            return total
+        }
+    }
+
+    /// One transfer, consumed the way an application streams a body: chunks counted and dropped.
+    static func perform(_ request: HTTPRequest, on transport: CurlTransport) async -> Outcome {
+        let transfer = transport.startTransfer(request, options: TransferOptions())
+        var outcome = Outcome()
+        var status = 0
+        for await event in transfer.events {
+            switch event {
+            case .response(let response):
+                status = response.status.code
+            case .body(let chunk):
+                outcome.bytesDown += Int64(chunk.count)
+            case .completed(let metrics):
+                outcome.ok = status == 200
+                outcome.bytesUp = metrics.requestBodyBytes
+                outcome.newConnection = !metrics.reusedConnection
+                if !outcome.ok { log("request failed: status \(status)") }
+            case .failed(let error):
+                log("request failed: \(error)")
+            case .uploadProgress, .downloadProgress, .redirect:
+                break
+            }
+        }
+        return outcome
+    }
+}
+
+/// Hands out request numbers to the worker tasks.
+final class RequestCounter: Sendable {
+    let next = Atomic<Int>(0)
+}

@@ -1,0 +1,268 @@
+import Foundation
+
+/// `transport`: CurlTransport against a plain C client on the libcurl multi interface
+/// (`reference/curl_reference.c`) and against FoundationNetworking's URLSession, on the loopback
+/// nginx that `ci/servers` starts.
+///
+/// Every measurement is a fresh child process printing one figure line (``TransportFigures``):
+/// `c` is the C client (`COURIER_CURL_REFERENCE`, built by `ci/bench`), `courier` is
+/// `CourierBench child-transport` (``TransportClient``), `urlsession` is `URLSessionClient` from
+/// this package. The C client and the courier child get identical settings (``settings``). Runs are
+/// interleaved (c, courier, urlsession, c, …) and the stdout line carries medians over the runs
+/// that succeeded; `ratio` and `cpu_ratio` are medians of the per-run ratios to the C client of the
+/// same run. A run in which any request failed, a body came short or the client exited non-zero is
+/// logged and counted in `failed_runs=`, never averaged in.
+enum TransportGroup {
+    struct Workload {
+        let name: String
+        let path: String
+        let requests: Int
+        let concurrency: Int
+        var postBytes = 0
+        /// Reported in MiB/s and CPU milliseconds per request rather than requests per second.
+        var isDownload = false
+        var tls = false
+    }
+
+    enum Variant: String, CaseIterable {
+        case c
+        case courier
+        case urlsession
+    }
+
+    /// The connection settings both the C client and CurlTransport run with: CurlTransport's
+    /// defaults (32 connections per host, a 64-connection cache, a 256 KiB receive buffer; pipewait
+    /// and multiplexing are always on in both, and HTTP/2 uses libcurl's default of 100 streams per
+    /// connection).
+    static let settings = [
+        "--max-host-connections", "32", "--max-connects", "64", "--buffer-size", String(256 << 10),
+    ]
+
+    static let baseWorkloads = [
+        Workload(name: "small-c1", path: "/small", requests: 5_000, concurrency: 1),
+        Workload(name: "small-c32", path: "/small", requests: 20_000, concurrency: 32),
+        Workload(name: "download-100m", path: "/big-100m", requests: 5, concurrency: 1, isDownload: true),
+        Workload(name: "post-64k-c8", path: "/upload", requests: 2_000, concurrency: 8, postBytes: 64 << 10),
+    ]
+
+    static var workloads: [Workload] {
+        baseWorkloads.flatMap { workload -> [Workload] in
+            var secure = workload
+            secure.tls = true
+            return [workload, secure]
+        }
+    }
+
+    static func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let httpURL = environment["TEST_HTTP_URL"], let httpsURL = environment["TEST_HTTPS_URL"],
+            let caFile = environment["TEST_CA_FILE"]
+        else {
+            log("transport: TEST_HTTP_URL, TEST_HTTPS_URL and TEST_CA_FILE must be set (ci/bench starts the servers)")
+            exit(2)
+        }
+        guard let reference = environment["COURIER_CURL_REFERENCE"],
+            FileManager.default.isExecutableFile(atPath: reference)
+        else {
+            log(
+                "transport: COURIER_CURL_REFERENCE must name the compiled reference/curl_reference.c (ci/bench builds it)"
+            )
+            exit(2)
+        }
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let binDirectory = (executable as NSString).deletingLastPathComponent
+        let urlSessionClient = binDirectory + "/URLSessionClient"
+        let hasURLSession = FileManager.default.isExecutableFile(atPath: urlSessionClient)
+        if !hasURLSession { log("transport: skipping urlsession rows: \(urlSessionClient) is not built") }
+        let trustReason = hasURLSession ? URLSessionTrust.unavailableReason(caFile: caFile) : nil
+        if let trustReason {
+            log("transport: skipping urlsession h2 (TLS) rows: \(trustReason)")
+        } else if hasURLSession {
+            log(
+                "transport: urlsession -h2 rows run under unshare -m with \(caFile) bind-mounted over "
+                    + "\(URLSessionTrust.systemBundle) in that namespace only (URLSession verifies; C and courier use --cafile)"
+            )
+        }
+        log("transport: C and courier settings: \(settings.joined(separator: " ")), pipewait on, multiplexing on")
+        log("transport: HTTP/1.1 rows use \(httpURL), -h2 rows \(httpsURL) (TLS, h2 via ALPN, CA \(caFile))")
+        let www = environment["TEST_WWW_DIR"]
+
+        // COURIER_BENCH_WORKLOADS=small-c1,post-64k-c8-h2 runs only those rows (for profiling).
+        let only = environment["COURIER_BENCH_WORKLOADS"].map { Set($0.split(separator: ",").map(String.init)) }
+        for workload in workloads {
+            let name = workload.name + (workload.tls ? "-h2" : "")
+            if let only, !only.contains(name) { continue }
+            let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+            log("transport: \(name): loadavg \(load?.joined(separator: " ") ?? "?") before the row")
+            let url = (workload.tls ? httpsURL : httpURL) + workload.path
+            var arguments = ["--url", url, "--requests", String(workload.requests)]
+            arguments += ["--concurrency", String(workload.concurrency)]
+            if workload.postBytes > 0 { arguments += ["--post-bytes", String(workload.postBytes)] }
+            let expectedBodySize = www.flatMap { bodySize(of: workload.path, in: $0) }
+
+            if workload.postBytes > 0 {
+                warmUpstream(reference, url: url, workload, extra: settings + tlsArguments(workload, caFile: caFile))
+            }
+            var variants: [Variant] = [.c, .courier]
+            if hasURLSession && (!workload.tls || trustReason == nil) { variants.append(.urlsession) }
+            var figures: [Variant: [Int: TransportFigures]] = [:]
+            var failures: [Variant: Int] = [:]
+            for run in 0..<benchRuns {
+                for variant in variants {
+                    let command: [String]
+                    switch variant {
+                    case .c:
+                        command = [reference] + arguments + settings + tlsArguments(workload, caFile: caFile)
+                    case .courier:
+                        command =
+                            [executable, "child-transport"] + arguments + settings
+                            + tlsArguments(workload, caFile: caFile)
+                    case .urlsession:
+                        let client = [urlSessionClient] + arguments
+                        command = workload.tls ? URLSessionTrust.wrap(client, caFile: caFile) : client
+                    }
+                    let label = "transport \(name) run \(run + 1) \(variant.rawValue)"
+                    switch measureChild(command) {
+                    case .success(let figure):
+                        if let problem = check(figure, workload, expectedBodySize: expectedBodySize) {
+                            log("\(label): FAILED: \(problem) (\(figure.summary))")
+                            failures[variant, default: 0] += 1
+                        } else {
+                            log("\(label): \(figure.summary)")
+                            figures[variant, default: [:]][run] = figure
+                        }
+                    case .failure(let problem):
+                        log("\(label): FAILED: \(problem.message)")
+                        failures[variant, default: 0] += 1
+                    }
+                }
+            }
+            for variant in variants {
+                report(name, workload, variant, figures: figures, failures: failures[variant, default: 0])
+            }
+        }
+    }
+
+    /// nginx proxies `/upload` to a small upload sink whose listen backlog is short: when nginx
+    /// opens its first upstream connections all at once, a few `connect()`s fail (EAGAIN) and those
+    /// requests get 502. An unmeasured pass of the C client at the workload's concurrency fills
+    /// nginx's upstream keep-alive pool first, so the measured runs see only the clients' behaviour.
+    static func warmUpstream(_ reference: String, url: String, _ workload: Workload, extra: [String]) {
+        var arguments = ["--url", url, "--requests", String(workload.concurrency * 16)]
+        arguments += ["--concurrency", String(workload.concurrency), "--post-bytes", String(workload.postBytes)]
+        for attempt in 1...3 {
+            if case .success = measureChild([reference] + arguments + extra, quiet: true) {
+                log("transport: \(workload.name) upstream warm-up clean (attempt \(attempt))")
+                return
+            }
+        }
+        log("transport: \(workload.name) upstream warm-up still saw failures after 3 attempts")
+    }
+
+    static func tlsArguments(_ workload: Workload, caFile: String) -> [String] {
+        workload.tls ? ["--cafile", caFile, "--http2", "1"] : ["--http2", "0"]
+    }
+
+    /// The size of the file nginx serves at `path`, for checking that every body arrived whole.
+    static func bodySize(of path: String, in www: String) -> Double? {
+        guard path != "/upload" else { return nil }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: www + path)
+        return (attributes?[.size] as? NSNumber)?.doubleValue
+    }
+
+    /// Why a run that exited cleanly still does not count, or `nil` when it does.
+    static func check(_ figure: TransportFigures, _ workload: Workload, expectedBodySize: Double?) -> String? {
+        if figure.requests != workload.requests { return "ran \(figure.requests) requests, not \(workload.requests)" }
+        if figure.ok != figure.requests { return "\(figure.requests - figure.ok) requests failed" }
+        if let expectedBodySize, figure.bytesDown != expectedBodySize * Double(workload.requests) {
+            return
+                "received \(Int64(figure.bytesDown)) body bytes, expected \(Int64(expectedBodySize) * Int64(workload.requests))"
+        }
+        if workload.postBytes > 0, figure.bytesUp != Double(workload.postBytes * workload.requests) {
+            return "sent \(Int64(figure.bytesUp)) body bytes, expected \(workload.postBytes * workload.requests)"
+        }
+        return nil
+    }
+
+    struct ChildFailure: Error {
+        let message: String
+    }
+
+    /// Runs one client process; its stderr passes through, its stdout carries the figure line.
+    static func measureChild(_ command: [String], quiet: Bool = false) -> Result<TransportFigures, ChildFailure> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        let output = Pipe()
+        process.standardOutput = output
+        if quiet { process.standardError = FileHandle.nullDevice }
+        do {
+            try process.run()
+        } catch {
+            return .failure(ChildFailure(message: "cannot start \(command[0]): \(error)"))
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard let figure = TransportFigures(output: text) else {
+            return .failure(ChildFailure(message: "no figure line (exit status \(process.terminationStatus)): \(text)"))
+        }
+        guard process.terminationStatus == 0 else {
+            return .failure(
+                ChildFailure(message: "exit status \(process.terminationStatus), \(figure.ok)/\(figure.requests) ok")
+            )
+        }
+        return .success(figure)
+    }
+
+    static func report(
+        _ name: String,
+        _ workload: Workload,
+        _ variant: Variant,
+        figures: [Variant: [Int: TransportFigures]],
+        failures: Int
+    ) {
+        let own = figures[variant, default: [:]]
+        let reference = figures[.c, default: [:]]
+        guard !own.isEmpty else {
+            emit(BenchLine(workload: name, variant: variant.rawValue, metrics: [("failed_runs", Double(failures))]))
+            return
+        }
+        let runs = own.values
+        var metrics: [(String, Double)] = []
+        if workload.isDownload {
+            metrics.append(("mib_per_s", median(runs.map(\.mebibytesPerSecond)).rounded()))
+            metrics.append(("cpu_ms_per_req", rounded(median(runs.map(\.cpuMicrosecondsPerRequest)) / 1000, places: 1)))
+        } else {
+            metrics.append(("rps", median(runs.map(\.requestsPerSecond)).rounded()))
+            metrics.append(("cpu_us_per_req", median(runs.map(\.cpuMicrosecondsPerRequest)).rounded()))
+        }
+        metrics.append(("rss_mib", rounded(median(runs.map(\.rssMiB)), places: 1)))
+        // Ratios pair each run with the C client's run of the same round.
+        let paired = own.compactMap { run, figure in reference[run].map { (figure, $0) } }
+        if !paired.isEmpty {
+            metrics.append(
+                ("ratio", rounded(median(paired.map { $0.0.requestsPerSecond / $0.1.requestsPerSecond }), places: 2))
+            )
+            metrics.append(
+                (
+                    "cpu_ratio",
+                    rounded(
+                        median(paired.map { $0.0.cpuMicrosecondsPerRequest / $0.1.cpuMicrosecondsPerRequest }),
+                        places: 2
+                    )
+                )
+            )
+        }
+        let connects = runs.compactMap(\.connects)
+        if connects.count == runs.count { metrics.append(("connects", median(connects))) }
+        if failures > 0 { metrics.append(("failed_runs", Double(failures))) }
+        emit(BenchLine(workload: name, variant: variant.rawValue, metrics: metrics))
+    }
+
+    /// Result lines carry the precision the run-to-run spread supports, no more.
+    static func rounded(_ value: Double, places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (value * scale).rounded() / scale
+    }
+}
