@@ -115,6 +115,9 @@ class Handler(socketserver.BaseRequestHandler):
 
 class Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     daemon_threads = True
+    # socketserver's default backlog of 5 refuses bursts of new connections from nginx (502s on a
+    # cold start at concurrency 8); the kernel caps this at somaxconn.
+    request_queue_size = 1024
 
 
 def main():
