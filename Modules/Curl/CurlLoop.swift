@@ -68,9 +68,6 @@ final class CurlLoop: @unchecked Sendable {
     private let share: UnsafeMutableRawPointer
     private let resolveList: UnsafeMutablePointer<curl_slist>?
     private let connectToList: UnsafeMutablePointer<curl_slist>?
-    /// The C trust settings and the evaluator they point at, when the configuration has one.
-    let trustSettings: UnsafeMutableRawPointer?
-    private let trustEvaluator: Unmanaged<ServerTrustEvaluatorBox>?
 
     // Loop-thread state.
     private var active: [Int: CurlTransferState] = [:]
@@ -112,28 +109,6 @@ final class CurlLoop: @unchecked Sendable {
         )
         resolveList = Self.makeList(configuration.resolveOverrides.map(\.curlValue))
         connectToList = Self.makeList(configuration.connectOverrides.map(\.curlValue))
-        if let evaluate = configuration.serverTrustEvaluator {
-            let box = Unmanaged.passRetained(ServerTrustEvaluatorBox(evaluate))
-            guard
-                let settings = courier_curl_trust_settings_create(
-                    ServerTrustEvaluatorBox.callback,
-                    box.toOpaque(),
-                    configuration.tls.verifiesHost ? 1 : 0
-                )
-            else {
-                box.release()
-                curl_slist_free_all(resolveList)
-                curl_slist_free_all(connectToList)
-                curl_share_cleanup(share)
-                curl_multi_cleanup(multi)
-                return nil
-            }
-            trustEvaluator = box
-            trustSettings = settings
-        } else {
-            trustEvaluator = nil
-            trustSettings = nil
-        }
     }
 
     private static func makeList(_ values: [String]) -> UnsafeMutablePointer<curl_slist>? {
@@ -379,9 +354,6 @@ final class CurlLoop: @unchecked Sendable {
         curl_share_cleanup(share)
         curl_slist_free_all(resolveList)
         curl_slist_free_all(connectToList)
-        // Every TLS connection closed with the multi handle: nothing can call the evaluator now.
-        courier_curl_trust_settings_free(trustSettings)
-        trustEvaluator?.release()
         for waiter in waiters { waiter?.resume() }
     }
 

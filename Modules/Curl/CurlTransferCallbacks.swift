@@ -296,7 +296,11 @@ extension CurlTransferState {
             return
         }
         guard code == CURLE_OK else {
-            let message = String(cString: errorBuffer)
+            var message = String(cString: errorBuffer)
+            if code == CURLE_PEER_FAILED_VERIFICATION, let reason = trustRejection?.lastReason {
+                // libcurl only says "SSL certificate problem: application verification failure".
+                message = "the trust policy rejected the server: \(reason)"
+            }
             finish(
                 failure: CurlErrorMapping.error(
                     code: Int(code.rawValue),

@@ -46,6 +46,8 @@ final class CurlTransferState {
     var sentBodyBytes: Int64 = 0
     /// Why one of the callbacks stopped the transfer; wins over libcurl's bare code.
     var pendingFailure: TransportError?
+    /// Set while the transport has a trust policy: why it rejected this transfer's connection.
+    private(set) var trustRejection: TrustRejectionNote?
     var receivePaused = false
     var sendPaused = false
     var suspended = false
@@ -158,7 +160,7 @@ final class CurlTransferState {
         }
 
         try configureRouting(configuration, resolveList: resolveList, connectToList: connectToList)
-        try configureTLS(configuration.tls, trustSettings: loop.trustSettings)
+        try configureTLS(configuration, context: context)
         if request.handlesCookies ?? (configuration.cookiePolicy == .enabled) {
             try check(courier_curl_easy_setopt_share(easy, share), "CURLOPT_SHARE")
             try set(CURLOPT_COOKIEFILE, "")
@@ -305,15 +307,22 @@ final class CurlTransferState {
     }
 
     private func configureTLS(
-        _ tls: CurlTransport.TLS,
-        trustSettings: UnsafeMutableRawPointer?
+        _ configuration: CurlTransport.Configuration,
+        context: UnsafeMutableRawPointer
     ) throws(TransportError) {
+        let tls = configuration.tls
         if let caFile = tls.caFile { try set(CURLOPT_CAINFO, caFile) }
         if let caDirectory = tls.caDirectory { try set(CURLOPT_CAPATH, caDirectory) }
-        if let trustSettings {
-            // The evaluator decides: OpenSSL must still ask (VERIFYPEER), the host check moves into
-            // the verify callback, and no session may be resumed past it.
-            try check(courier_curl_install_trust_callback(easy, trustSettings), "CURLOPT_SSL_CTX_FUNCTION")
+        if configuration.trustInstaller != nil {
+            // The policy decides: OpenSSL must still ask (VERIFYPEER, else it ignores the verify
+            // callback's verdict), the host check is the policy's, and no session may be resumed
+            // past it (a resumed session presents no certificate).
+            trustRejection = TrustRejectionNote()
+            try check(
+                courier_curl_easy_setopt_ssl_ctx_function(easy, Self.sslContextCallback),
+                "CURLOPT_SSL_CTX_FUNCTION"
+            )
+            try set(CURLOPT_SSL_CTX_DATA, pointer: context)
             try set(CURLOPT_SSL_VERIFYPEER, 1)
             try set(CURLOPT_SSL_VERIFYHOST, 0)
             try set(CURLOPT_SSL_SESSIONID_CACHE, 0)
