@@ -71,6 +71,10 @@ CURLcode courier_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *out) 
     return curl_easy_getinfo(handle, info, out);
 }
 
+CURLcode courier_curl_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *out) {
+    return curl_easy_getinfo(handle, info, out);
+}
+
 CURLcode courier_curl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *out) {
     return curl_easy_getinfo(handle, info, out);
 }

@@ -72,6 +72,9 @@ final class CurlLoop: @unchecked Sendable {
     // Loop-thread state.
     private var active: [Int: CurlTransferState] = [:]
     private var timedUnpauses: [Int: ContinuousClock.Instant] = [:]
+    /// Connections a transfer found broken during `curl_multi_perform` (an HTTP/2 GOAWAY with an
+    /// error): the noticing transfer's id and socket, and the failure for every transfer on it.
+    private var brokenConnections: [(id: Int, socket: Int32?, failure: TransportError)] = []
     private var cookieHandle: UnsafeMutableRawPointer?
     private var admission: OriginAdmission
     private var ownerReleased = false
@@ -178,6 +181,7 @@ final class CurlLoop: @unchecked Sendable {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             reapFinishedTransfers()
+            if !brokenConnections.isEmpty { failTransfersOnBrokenConnections() }
             unpauseDueRequestBodies()
             // Transfers outlive a dropped transport: the loop stops when the last one has ended.
             if ownerReleased && active.isEmpty && !admission.hasWaiting { break }
@@ -294,6 +298,34 @@ final class CurlLoop: @unchecked Sendable {
         curl_multi_remove_handle(multi, transfer.easy)
         transfer.finish(failure: failure)
         released(transfer)
+    }
+
+    /// Called by a transfer (inside `curl_multi_perform`) whose connection the server declared broken
+    /// while leaving the socket open; the transfers on it are failed once `curl_multi_perform` returns.
+    func connectionBroke(under transfer: CurlTransferState, failure: TransportError) {
+        brokenConnections.append((transfer.id, transfer.activeSocket, failure))
+    }
+
+    /// Fails every running transfer on a connection found broken, the noticing one first.
+    private func failTransfersOnBrokenConnections() {
+        let broken = brokenConnections
+        brokenConnections.removeAll()
+        for entry in broken {
+            if let transfer = active[entry.id] {
+                finish(transfer, failure: transfer.pendingFailure ?? entry.failure)
+            }
+            guard let socket = entry.socket else { continue }
+            for transfer in active.values where transfer.activeSocket == socket {
+                finish(
+                    transfer,
+                    failure: TransportError(
+                        category: entry.failure.category,
+                        message: entry.failure.message,
+                        url: transfer.request.url
+                    )
+                )
+            }
+        }
     }
 
     /// Called by a transfer whose request body reader asked to wait until `instant`.

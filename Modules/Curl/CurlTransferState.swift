@@ -46,6 +46,13 @@ final class CurlTransferState {
     var sentBodyBytes: Int64 = 0
     /// Why one of the callbacks stopped the transfer; wins over libcurl's bare code.
     var pendingFailure: TransportError?
+    /// The over-long body libcurl noticed and dropped (see `LibcurlNotice`); fails a transfer that
+    /// libcurl ends with success.
+    var excessBodyFailure: TransportError?
+    /// libcurl said the connection speaks HTTP/2 (before any response could say so).
+    var negotiatedHTTP2 = false
+    /// Interim (`1xx`) heads received so far.
+    var interimResponses = 0
     /// Set while the transport has a trust policy: why it rejected this transfer's connection.
     private(set) var trustRejection: TrustRejectionNote?
     var receivePaused = false
@@ -158,6 +165,12 @@ final class CurlTransferState {
             let transfer = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
             return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
         }
+
+        // libcurl reports some faults it tolerates only as debug text (over-long bodies, HTTP/2
+        // GOAWAY on a socket left open); the callback skips every other line by its first byte.
+        try set(CURLOPT_VERBOSE, 1)
+        try set(CURLOPT_DEBUGDATA, pointer: context)
+        try check(courier_curl_easy_setopt_debug_function(easy, Self.debugCallback), "CURLOPT_DEBUGFUNCTION")
 
         try configureRouting(configuration, resolveList: resolveList, connectToList: connectToList)
         try configureTLS(configuration, context: context)

@@ -1,4 +1,5 @@
 internal import CCourierCurl
+internal import CCourierCurlShim
 internal import CourierHTTP
 internal import CourierSecurity
 internal import CourierTransport

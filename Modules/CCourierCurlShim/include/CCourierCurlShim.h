@@ -29,6 +29,7 @@ CURLcode courier_curl_easy_setopt_ssl_ctx_function(CURL *handle, curl_ssl_ctx_ca
 CURLcode courier_curl_easy_setopt_debug_function(CURL *handle, curl_debug_callback _Nullable function);
 
 CURLcode courier_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *out);
+CURLcode courier_curl_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *out);
 CURLcode courier_curl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *out);
 CURLcode courier_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char *_Nullable *_Nonnull out);
 CURLcode courier_curl_easy_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist *_Nullable *_Nonnull out);
