@@ -48,7 +48,7 @@ struct ProtocolFault: Sendable, CustomTestStringConvertible {
         ProtocolFault(path: "/goaway-close", overHTTP2: true, category: .protocolViolation),
         ProtocolFault(path: "/malformed-frame", overHTTP2: true, category: .protocolViolation),
         ProtocolFault(path: "/oversized-frame", overHTTP2: true, category: .protocolViolation),
-        ProtocolFault(path: "/bad-hpack", overHTTP2: true, category: .protocolViolation),
+        ProtocolFault(path: "/bad-hpack", overHTTP2: true, category: .connectionLost),
         ProtocolFault(path: "/dup-content-length", overHTTP2: true, category: .protocolViolation),
         ProtocolFault(path: "/body-longer", overHTTP2: true, category: .protocolViolation),
         ProtocolFault(path: "/body-shorter", overHTTP2: true, category: .protocolViolation),
@@ -94,6 +94,32 @@ struct ProtocolFault: Sendable, CustomTestStringConvertible {
         await transport.shutdown()
         #expect(recorded.error?.message == "the response has conflicting Content-Length values 10, 5")
         #expect(recorded.body.isEmpty)
+    }
+
+    @Test(.enabled(if: hasFaultServer, "FAULT_HTTP_URL, FAULT_H2_URL or TEST_CA_FILE not set"))
+    func compressionBombAgainstASlowReaderEndsInALimit() async throws {
+        // No body limit: the reader stalls, libcurl pauses, and the rest of one network read decodes
+        // into libcurl's pause buffer, which overflows long before the gigabyte is decoded.
+        let transport = Self.transport()
+        let start = ContinuousClock.now
+        var failure: TransportError?
+        var received = 0
+        for await event in transport.startTransfer(HTTPRequest(url: try Self.url("/gzip-bomb", overHTTP2: false)))
+            .events
+        {
+            switch event {
+            case .body(let chunk):
+                if received == 0 { try await Task.sleep(for: .milliseconds(300)) }
+                received += chunk.count
+            case .failed(let error): failure = error
+            default: break
+            }
+        }
+        await transport.shutdown()
+        print("slow reader of the gzip bomb: \(received) bytes, \(failure.map(String.init(describing:)) ?? "no error")")
+        #expect(failure?.category == .limitExceeded)
+        #expect(received < 1 << 30)
+        #expect(start.duration(to: .now) < .seconds(5))
     }
 
     @Test(.enabled(if: hasFaultServer, "FAULT_HTTP_URL, FAULT_H2_URL or TEST_CA_FILE not set"))

@@ -41,13 +41,15 @@ internal import FoundationEssentials
 /// | 56 RECV_ERROR | "Illegal or missing hexadecimal sequence in chunked-encoding" or another chunk error | protocolViolation |
 /// | 56 RECV_ERROR | "Too large response headers" (libcurl's own 300 KiB head limit) | limitExceeded |
 /// | 27 OUT_OF_MEMORY | before the final head: libcurl's 100 KiB limit on one header line | limitExceeded |
+/// | 27 OUT_OF_MEMORY | in the body: libcurl's 64 MiB buffer for a paused transfer overflowed (a compressed body decoded faster than it was read) | limitExceeded |
 /// | 18 PARTIAL_FILE | over HTTP/2, "transfer closed with N bytes remaining to read": nghttp2 ended the session on a frame error | protocolViolation |
-/// | 52 GOT_NOTHING | over HTTP/2: nghttp2 ended the session before a head (bad HPACK) | protocolViolation |
 ///
 /// Over HTTP/1.1, 18 stays a lost connection (the body ended early), and a server that closes an
 /// HTTP/2 connection under a stream is reported by libcurl as "not closed cleanly before end of the
-/// underlying stream", which stays a lost connection too. 1 UNSUPPORTED_PROTOCOL needs no text: see
-/// below.
+/// underlying stream", which stays a lost connection too. 52 GOT_NOTHING stays a lost connection even
+/// when nghttp2 ended the session on a bad HPACK block before any head: libcurl 7.88 says nothing
+/// that tells that apart from a server that closed without answering. 1 UNSUPPORTED_PROTOCOL needs
+/// no text: see below.
 ///
 /// `WRITE_ERROR` and `ABORTED_BY_CALLBACK` are what libcurl reports when one of the transport's own
 /// callbacks stops a transfer (a limit, a full disk, a failed body producer); the transport then
@@ -57,6 +59,8 @@ enum CurlErrorMapping {
     struct Context {
         /// No final response head had been accepted yet.
         var inResponseHead = false
+        /// A final head had been accepted: the body was being received.
+        var inResponseBody = false
         /// The connection spoke HTTP/2.
         var isHTTP2 = false
     }
@@ -74,11 +78,9 @@ enum CurlErrorMapping {
             return .protocolViolation
         case 56 where message.hasPrefix("Too large response headers"):
             return .limitExceeded
-        case 27 where context.inResponseHead:
+        case 27 where context.inResponseHead || context.inResponseBody:
             return .limitExceeded
         case 18 where context.isHTTP2 && message.hasPrefix("transfer closed with"):
-            return .protocolViolation
-        case 52 where context.isHTTP2:
             return .protocolViolation
         default:
             return category(forCode: code)
@@ -121,6 +123,10 @@ enum CurlErrorMapping {
         var message = errorBuffer.isEmpty ? generic : errorBuffer
         if raw == 27 && context.inResponseHead {
             message = "a response header line is longer than libcurl's limit of 100 KiB (\(message))"
+        } else if raw == 27 && context.inResponseBody {
+            message =
+                "libcurl's 64 MiB buffer for a paused transfer overflowed: the decoded body grew faster "
+                + "than it was read (\(message))"
         }
         return TransportError(
             category: category(forCode: raw, message: message, context: context),

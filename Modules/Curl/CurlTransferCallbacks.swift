@@ -49,6 +49,7 @@ extension CurlTransferState {
         if let violation = Self.framingViolation(headers, version: version) {
             return stop(.protocolViolation, violation)
         }
+        openNoticeWindow(version: version, headers: headers)
         let response = HTTPResponse(
             status: HTTPStatus(code: status),
             headers: headers,
@@ -155,6 +156,7 @@ extension CurlTransferState {
             events.yield(.body(Data(chunk)))
         }
         decodedBytes += Int64(chunk.count)
+        if noticeWindowOpen, let expectedBodyBytes, decodedBytes >= expectedBodyBytes { closeNoticeWindow() }
         reportDownloadProgress(force: false)
         return chunk.count
     }
@@ -323,7 +325,8 @@ extension CurlTransferState {
                     metrics: metrics,
                     context: CurlErrorMapping.Context(
                         inResponseHead: finalResponse == nil && redirectLocation == nil,
-                        isHTTP2: negotiatedHTTP2 || metrics.protocolVersion == .http2
+                        inResponseBody: finalResponse != nil,
+                        isHTTP2: metrics.protocolVersion == .http2
                     )
                 )
             )

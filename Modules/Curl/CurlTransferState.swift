@@ -49,8 +49,8 @@ final class CurlTransferState {
     /// The over-long body libcurl noticed and dropped (see `LibcurlNotice`); fails a transfer that
     /// libcurl ends with success.
     var excessBodyFailure: TransportError?
-    /// libcurl said the connection speaks HTTP/2 (before any response could say so).
-    var negotiatedHTTP2 = false
+    /// Whether libcurl's debug output is on (`CURLOPT_VERBOSE`), to notice silent faults in the body.
+    var noticeWindowOpen = false
     /// Interim (`1xx`) heads received so far.
     var interimResponses = 0
     /// Set while the transport has a trust policy: why it rejected this transfer's connection.
@@ -167,8 +167,8 @@ final class CurlTransferState {
         }
 
         // libcurl reports some faults it tolerates only as debug text (over-long bodies, HTTP/2
-        // GOAWAY on a socket left open); the callback skips every other line by its first byte.
-        try set(CURLOPT_VERBOSE, 1)
+        // GOAWAY on a socket left open). The output stays off (`CURLOPT_VERBOSE=0`, so it costs
+        // nothing) except while a response body is read: see `openNoticeWindow`.
         try set(CURLOPT_DEBUGDATA, pointer: context)
         try check(courier_curl_easy_setopt_debug_function(easy, Self.debugCallback), "CURLOPT_DEBUGFUNCTION")
 

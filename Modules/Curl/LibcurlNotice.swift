@@ -16,19 +16,17 @@ internal import FoundationEssentials
 ///   server ended the HTTP/2 connection. With an error code that is a connection error (RFC 9113
 ///   §5.4.1, §6.8), yet libcurl keeps waiting for the rest of the stream while the socket stays open.
 ///
-/// And `using HTTP/2` says that ALPN chose HTTP/2 before any response exists, which gives meaning to
-/// some of libcurl's generic error codes (see `CurlErrorMapping`).
+/// Both happen while a body is read, so the transport turns libcurl's debug output on only then:
+/// with `CURLOPT_VERBOSE=1` for whole transfers, libcurl formats every informational line (request
+/// headers, TLS records, HTTP/2 pseudo-headers), which measurably slows small requests.
 enum LibcurlNotice: Equatable {
     /// The body was longer than `Content-Length` by `bytes`.
     case excessBody(bytes: Int)
     /// An HTTP/2 GOAWAY frame arrived with this error code (0 is a graceful shutdown).
     case goaway(errorCode: Int)
-    /// The new connection speaks HTTP/2.
-    case usingHTTP2
 
     /// Recognises the informational lines that matter; nil for every other line.
     static func parse(_ line: some StringProtocol) -> LibcurlNotice? {
-        if line.hasPrefix("using HTTP/2") { return .usingHTTP2 }
         if line.hasPrefix("Excess found in a read: excess = ") {
             let rest = line.dropFirst("Excess found in a read: excess = ".count)
             return .excessBody(bytes: Int(rest.prefix(while: \.isNumber)) ?? 0)
@@ -45,7 +43,7 @@ enum LibcurlNotice: Equatable {
     /// the debug callback runs for every informational line, so it rejects the rest without making
     /// a string.
     static func mayStart(with byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "E") || byte == UInt8(ascii: "r") || byte == UInt8(ascii: "u")
+        byte == UInt8(ascii: "E") || byte == UInt8(ascii: "r")
     }
 }
 
@@ -66,8 +64,6 @@ extension CurlTransferState {
     /// Records what a line says: a fault becomes the transfer's failure.
     func noticed(_ notice: LibcurlNotice) {
         switch notice {
-        case .usingHTTP2:
-            negotiatedHTTP2 = true
         case .excessBody(let bytes):
             // libcurl ends the transfer with success; `complete(code:)` turns that into this failure.
             guard excessBodyFailure == nil else { return }
@@ -88,6 +84,25 @@ extension CurlTransferState {
             // fails every transfer on this connection after the current `curl_multi_perform`.
             loop.connectionBroke(under: self, failure: failure)
         }
+    }
+
+    /// Turns libcurl's debug output on for the body of a response that can carry a silent fault: an
+    /// HTTP/1.x body framed by `Content-Length` (excess) or any HTTP/2 body (GOAWAY).
+    ///
+    /// libcurl reads `CURLOPT_VERBOSE` each time it would log (7.88: `data->set.verbose`), so setting
+    /// it from the header callback takes effect for the rest of the same read, where the excess
+    /// check runs.
+    func openNoticeWindow(version: HTTPResponse.Version, headers: HTTPHeaders) {
+        guard !noticeWindowOpen, request.method != .head else { return }
+        guard version == .http2 || headers.contains(name: "Content-Length") else { return }
+        noticeWindowOpen = courier_curl_easy_setopt_long(easy, CURLOPT_VERBOSE, 1) == CURLE_OK
+    }
+
+    /// Turns the debug output off once the declared body has arrived: libcurl checks for excess
+    /// before it hands the last bytes over, and a later GOAWAY no longer concerns this response.
+    func closeNoticeWindow() {
+        noticeWindowOpen = false
+        _ = courier_curl_easy_setopt_long(easy, CURLOPT_VERBOSE, 0)
     }
 
     /// The socket of the transfer's connection, or nil when it has none.

@@ -73,15 +73,17 @@ import Testing
     @Test func libcurlHeadLimitsAreLimitsExceeded() {
         let message = "Too large response headers: 307216 > 307200"
         #expect(CurlErrorMapping.category(forCode: 56, message: message, context: Context()) == .limitExceeded)
-        let inHead = Context(inResponseHead: true, isHTTP2: false)
+        let inHead = Context(inResponseHead: true, inResponseBody: false, isHTTP2: false)
         #expect(CurlErrorMapping.category(forCode: 27, message: "Out of memory", context: inHead) == .limitExceeded)
         #expect(CurlErrorMapping.category(forCode: 27, message: "Out of memory", context: Context()) == .other)
         let error = CurlErrorMapping.error(code: 27, errorBuffer: "", url: nil, metrics: nil, context: inHead)
         #expect(error.message == "a response header line is longer than libcurl's limit of 100 KiB (Out of memory)")
+        let inBody = Context(inResponseHead: false, inResponseBody: true, isHTTP2: false)
+        #expect(CurlErrorMapping.category(forCode: 27, message: "Out of memory", context: inBody) == .limitExceeded)
     }
 
     @Test func http2SessionFailuresAreProtocolViolations() {
-        let h2 = Context(inResponseHead: false, isHTTP2: true)
+        let h2 = Context(inResponseHead: false, inResponseBody: true, isHTTP2: true)
         let closed = "transfer closed with 10 bytes remaining to read"
         #expect(CurlErrorMapping.category(forCode: 18, message: closed, context: h2) == .protocolViolation)
         #expect(CurlErrorMapping.category(forCode: 18, message: closed, context: Context()) == .connectionLost)
@@ -89,7 +91,7 @@ import Testing
         #expect(CurlErrorMapping.category(forCode: 18, message: unclean, context: h2) == .connectionLost)
         #expect(
             CurlErrorMapping.category(forCode: 52, message: "Empty reply from server", context: h2)
-                == .protocolViolation
+                == .connectionLost
         )
         #expect(
             CurlErrorMapping.category(forCode: 52, message: "Empty reply from server", context: Context())

@@ -14,10 +14,6 @@ import Testing
         #expect(LibcurlNotice.parse("received GOAWAY, error=x") == nil)
     }
 
-    @Test func recognisesHTTP2Negotiation() {
-        #expect(LibcurlNotice.parse("using HTTP/2\n") == .usingHTTP2)
-    }
-
     @Test func ignoresOtherLines() {
         #expect(LibcurlNotice.parse("Connected to 127.0.0.1 (127.0.0.1) port 80 (#0)\n") == nil)
         #expect(LibcurlNotice.parse("Expire in 0 ms for 6 (transfer 0x1)\n") == nil)
@@ -25,7 +21,7 @@ import Testing
     }
 
     @Test func firstByteFilterAdmitsEveryRecognisedLine() {
-        for line in ["Excess found in a read: excess = 1", "recveived GOAWAY, error=1", "using HTTP/2"] {
+        for line in ["Excess found in a read: excess = 1", "recveived GOAWAY, error=1", "received GOAWAY, error=1"] {
             #expect(LibcurlNotice.mayStart(with: line.utf8.first ?? 0))
         }
         #expect(!LibcurlNotice.mayStart(with: UInt8(ascii: "C")))
