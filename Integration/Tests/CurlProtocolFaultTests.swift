@@ -15,7 +15,8 @@ struct ProtocolFault: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(overHTTP2 ? "h2" : "h1") \(path) -> \(category)" }
 }
 
-@Suite struct CurlProtocolFaultTests {
+/// Serialized: each elapsed time measures one transfer, not 23 transports starting at once on two cores.
+@Suite(.serialized) struct CurlProtocolFaultTests {
     static var faultHTTP: URL? { CurlTestServers.url("FAULT_HTTP_URL") }
     static var faultH2: URL? { CurlTestServers.url("FAULT_H2_URL") }
     static var hasFaultServer: Bool { faultHTTP != nil && faultH2 != nil && CurlTestServers.caFile != nil }
