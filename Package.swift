@@ -47,14 +47,13 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        .target(
-            name: "CCourierCurlShim",
-            dependencies: ["CCourierCurl"],
-            path: "Modules/CCourierCurlShim",
-            // The TLS trust hook calls OpenSSL directly: the same libssl libcurl uses.
-            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        .target(name: "CCourierCurlShim", dependencies: ["CCourierCurl"], path: "Modules/CCourierCurlShim"),
+        // Trust policies come in through CourierSecurity's protocols (TLSContextTrustInstalling).
+        module(
+            "CourierCurl",
+            folder: "Curl",
+            ["CourierHTTP", "CourierTransport", "CourierSecurity", "CCourierCurl", "CCourierCurlShim"]
         ),
-        module("CourierCurl", folder: "Curl", ["CourierHTTP", "CourierTransport", "CCourierCurl", "CCourierCurlShim"]),
 
         // MARK: Executables
         .executableTarget(

@@ -72,7 +72,8 @@ import Testing
     @Test func limitsEndlessInterimResponses() async throws {
         let interim = String(repeating: "HTTP/1.1 100 Continue\r\nX-Filler: 0123456789\r\n\r\n", count: 6000)
         let error = try await failure(for: interim)
-        #expect(error?.category == .limitExceeded)
+        #expect(error?.category == .protocolViolation)
+        #expect(error?.message == "the server sent more than 16 interim (1xx) responses")
     }
 
     @Test func reportsEmptyReply() async throws {

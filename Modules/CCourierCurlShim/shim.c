@@ -1,11 +1,19 @@
+#define _GNU_SOURCE
 #include "CCourierCurlShim.h"
 
+#include <dlfcn.h>
 #include <openssl/crypto.h>
+
+typedef int (*courier_openssl_init_crypto)(uint64_t options, const OPENSSL_INIT_SETTINGS *settings);
 
 CURLcode courier_curl_global_init(void) {
     // Without NO_ATEXIT, OpenSSL's atexit cleanup can run while a loop thread still holds TLS
-    // connections, and crash the process on exit (swift-corelibs-foundation#5469).
-    OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+    // connections, and crash the process on exit (swift-corelibs-foundation#5469). The libcrypto
+    // is the one libcurl loaded (this target does not link OpenSSL itself), so it is looked up in
+    // the process rather than linked; the transport checks at start-up that libcurl uses OpenSSL.
+    courier_openssl_init_crypto init_crypto =
+        (courier_openssl_init_crypto)dlsym(RTLD_DEFAULT, "OPENSSL_init_crypto");
+    if (init_crypto) init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
     return curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
@@ -51,7 +59,19 @@ CURLcode courier_curl_easy_setopt_seek_function(CURL *handle, curl_seek_callback
     return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, function);
 }
 
+CURLcode courier_curl_easy_setopt_ssl_ctx_function(CURL *handle, curl_ssl_ctx_callback function) {
+    return curl_easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, function);
+}
+
+CURLcode courier_curl_easy_setopt_debug_function(CURL *handle, curl_debug_callback function) {
+    return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, function);
+}
+
 CURLcode courier_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *out) {
+    return curl_easy_getinfo(handle, info, out);
+}
+
+CURLcode courier_curl_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *out) {
     return curl_easy_getinfo(handle, info, out);
 }
 

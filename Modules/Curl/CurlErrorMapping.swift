@@ -32,13 +32,59 @@ internal import FoundationEssentials
 /// before libcurl sees them, so libcurl only reports it for a reply without a valid status line
 /// ("Received HTTP/0.9 when not allowed").
 ///
+/// Some codes are too generic on their own; ``category(forCode:message:context:)`` refines them
+/// from libcurl's error text and what the transfer knows (measured with libcurl 7.88.1 against
+/// `Integration/servers/fault_server.py`):
+///
+/// | CURLcode | when | Category |
+/// |---|---|---|
+/// | 56 RECV_ERROR | "Illegal or missing hexadecimal sequence in chunked-encoding" or another chunk error | protocolViolation |
+/// | 56 RECV_ERROR | "Too large response headers" (libcurl's own 300 KiB head limit) | limitExceeded |
+/// | 27 OUT_OF_MEMORY | before the final head: libcurl's 100 KiB limit on one header line | limitExceeded |
+/// | 27 OUT_OF_MEMORY | in the body: libcurl's 64 MiB buffer for a paused transfer overflowed (a compressed body decoded faster than it was read) | limitExceeded |
+/// | 18 PARTIAL_FILE | over HTTP/2, "transfer closed with N bytes remaining to read": nghttp2 ended the session on a frame error | protocolViolation |
+///
+/// Over HTTP/1.1, 18 stays a lost connection (the body ended early), and a server that closes an
+/// HTTP/2 connection under a stream is reported by libcurl as "not closed cleanly before end of the
+/// underlying stream", which stays a lost connection too. 52 GOT_NOTHING stays a lost connection even
+/// when nghttp2 ended the session on a bad HPACK block before any head: libcurl 7.88 says nothing
+/// that tells that apart from a server that closed without answering. 1 UNSUPPORTED_PROTOCOL needs
+/// no text: see below.
+///
 /// `WRITE_ERROR` and `ABORTED_BY_CALLBACK` are what libcurl reports when one of the transport's own
 /// callbacks stops a transfer (a limit, a full disk, a failed body producer); the transport then
 /// reports the reason it recorded itself, and this table only applies to the bare code.
 enum CurlErrorMapping {
+    /// What the transfer knew when it failed, for codes whose meaning depends on it.
+    struct Context {
+        /// No final response head had been accepted yet.
+        var inResponseHead = false
+        /// A final head had been accepted: the body was being received.
+        var inResponseBody = false
+        /// The connection spoke HTTP/2.
+        var isHTTP2 = false
+    }
+
     /// The category of a raw `CURLcode` value.
     static func category(forCode code: Int) -> TransportError.Category {
         table[code] ?? .other
+    }
+
+    /// The category of a `CURLcode`, refined by libcurl's message and the transfer's context where
+    /// the code alone is too generic (see the second table above).
+    static func category(forCode code: Int, message: String, context: Context) -> TransportError.Category {
+        switch code {
+        case 56 where message.contains("chunk"):
+            return .protocolViolation
+        case 56 where message.hasPrefix("Too large response headers"):
+            return .limitExceeded
+        case 27 where context.inResponseHead || context.inResponseBody:
+            return .limitExceeded
+        case 18 where context.isHTTP2 && message.hasPrefix("transfer closed with"):
+            return .protocolViolation
+        default:
+            return category(forCode: code)
+        }
     }
 
     private static let table: [Int: TransportError.Category] = {
@@ -64,18 +110,26 @@ enum CurlErrorMapping {
         return table
     }()
 
-    /// The error for a failed transfer: the category from the table, libcurl's detailed message from
+    /// The error for a failed transfer: the category from the tables, libcurl's detailed message from
     /// the transfer's error buffer when it wrote one, else the generic `curl_easy_strerror` text.
     static func error(
         code raw: Int,
         errorBuffer: String,
         url: URL?,
-        metrics: TransferMetrics?
+        metrics: TransferMetrics?,
+        context: Context = Context()
     ) -> TransportError {
         let generic = String(cString: curl_easy_strerror(CURLcode(rawValue: UInt32(truncatingIfNeeded: raw))))
-        let message = errorBuffer.isEmpty ? generic : errorBuffer
+        var message = errorBuffer.isEmpty ? generic : errorBuffer
+        if raw == 27 && context.inResponseHead {
+            message = "a response header line is longer than libcurl's limit of 100 KiB (\(message))"
+        } else if raw == 27 && context.inResponseBody {
+            message =
+                "libcurl's 64 MiB buffer for a paused transfer overflowed: the decoded body grew faster "
+                + "than it was read (\(message))"
+        }
         return TransportError(
-            category: category(forCode: raw),
+            category: category(forCode: raw, message: message, context: context),
             code: raw,
             message: message,
             url: url,

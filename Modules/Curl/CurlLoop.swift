@@ -68,13 +68,13 @@ final class CurlLoop: @unchecked Sendable {
     private let share: UnsafeMutableRawPointer
     private let resolveList: UnsafeMutablePointer<curl_slist>?
     private let connectToList: UnsafeMutablePointer<curl_slist>?
-    /// The C trust settings and the evaluator they point at, when the configuration has one.
-    let trustSettings: UnsafeMutableRawPointer?
-    private let trustEvaluator: Unmanaged<ServerTrustEvaluatorBox>?
 
     // Loop-thread state.
     private var active: [Int: CurlTransferState] = [:]
     private var timedUnpauses: [Int: ContinuousClock.Instant] = [:]
+    /// Connections a transfer found broken during `curl_multi_perform` (an HTTP/2 GOAWAY with an
+    /// error): the noticing transfer's id and socket, and the failure for every transfer on it.
+    private var brokenConnections: [(id: Int, socket: Int32?, failure: TransportError)] = []
     private var cookieHandle: UnsafeMutableRawPointer?
     private var admission: OriginAdmission
     private var ownerReleased = false
@@ -112,28 +112,6 @@ final class CurlLoop: @unchecked Sendable {
         )
         resolveList = Self.makeList(configuration.resolveOverrides.map(\.curlValue))
         connectToList = Self.makeList(configuration.connectOverrides.map(\.curlValue))
-        if let evaluate = configuration.serverTrustEvaluator {
-            let box = Unmanaged.passRetained(ServerTrustEvaluatorBox(evaluate))
-            guard
-                let settings = courier_curl_trust_settings_create(
-                    ServerTrustEvaluatorBox.callback,
-                    box.toOpaque(),
-                    configuration.tls.verifiesHost ? 1 : 0
-                )
-            else {
-                box.release()
-                curl_slist_free_all(resolveList)
-                curl_slist_free_all(connectToList)
-                curl_share_cleanup(share)
-                curl_multi_cleanup(multi)
-                return nil
-            }
-            trustEvaluator = box
-            trustSettings = settings
-        } else {
-            trustEvaluator = nil
-            trustSettings = nil
-        }
     }
 
     private static func makeList(_ values: [String]) -> UnsafeMutablePointer<curl_slist>? {
@@ -203,6 +181,7 @@ final class CurlLoop: @unchecked Sendable {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             reapFinishedTransfers()
+            if !brokenConnections.isEmpty { failTransfersOnBrokenConnections() }
             unpauseDueRequestBodies()
             // Transfers outlive a dropped transport: the loop stops when the last one has ended.
             if ownerReleased && active.isEmpty && !admission.hasWaiting { break }
@@ -321,6 +300,34 @@ final class CurlLoop: @unchecked Sendable {
         released(transfer)
     }
 
+    /// Called by a transfer (inside `curl_multi_perform`) whose connection the server declared broken
+    /// while leaving the socket open; the transfers on it are failed once `curl_multi_perform` returns.
+    func connectionBroke(under transfer: CurlTransferState, failure: TransportError) {
+        brokenConnections.append((transfer.id, transfer.activeSocket, failure))
+    }
+
+    /// Fails every running transfer on a connection found broken, the noticing one first.
+    private func failTransfersOnBrokenConnections() {
+        let broken = brokenConnections
+        brokenConnections.removeAll()
+        for entry in broken {
+            if let transfer = active[entry.id] {
+                finish(transfer, failure: transfer.pendingFailure ?? entry.failure)
+            }
+            guard let socket = entry.socket else { continue }
+            for transfer in active.values where transfer.activeSocket == socket {
+                finish(
+                    transfer,
+                    failure: TransportError(
+                        category: entry.failure.category,
+                        message: entry.failure.message,
+                        url: transfer.request.url
+                    )
+                )
+            }
+        }
+    }
+
     /// Called by a transfer whose request body reader asked to wait until `instant`.
     func scheduleRequestBodyUnpause(_ id: Int, at instant: ContinuousClock.Instant) {
         timedUnpauses[id] = instant
@@ -379,9 +386,6 @@ final class CurlLoop: @unchecked Sendable {
         curl_share_cleanup(share)
         curl_slist_free_all(resolveList)
         curl_slist_free_all(connectToList)
-        // Every TLS connection closed with the multi handle: nothing can call the evaluator now.
-        courier_curl_trust_settings_free(trustSettings)
-        trustEvaluator?.release()
         for waiter in waiters { waiter?.resume() }
     }
 

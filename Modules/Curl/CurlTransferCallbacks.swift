@@ -16,7 +16,17 @@ extension CurlTransferState {
             return stop(.limitExceeded, "the response head is larger than \(maximumHeaderSize) bytes")
         }
         switch parser.consume(line) {
-        case .pending, .interim:
+        case .pending:
+            return line.count
+        case .interim:
+            // libcurl accepts interim heads without end (until 300 KiB of them, 72 s at 5 ms each).
+            interimResponses += 1
+            guard interimResponses <= Self.maximumInterimResponses else {
+                return stop(
+                    .protocolViolation,
+                    "the server sent more than \(Self.maximumInterimResponses) interim (1xx) responses"
+                )
+            }
             return line.count
         case .malformed(let reason):
             return stop(.protocolViolation, reason)
@@ -39,6 +49,7 @@ extension CurlTransferState {
         if let violation = Self.framingViolation(headers, version: version) {
             return stop(.protocolViolation, violation)
         }
+        openNoticeWindow(version: version, headers: headers)
         let response = HTTPResponse(
             status: HTTPStatus(code: status),
             headers: headers,
@@ -70,6 +81,10 @@ extension CurlTransferState {
     }
 
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// Interim heads accepted before a response: `100 Continue`, `102 Processing`, `103 Early Hints`
+    /// and an h2c `101` are each sent once or a few times, never more than a handful.
+    static let maximumInterimResponses = 16
 
     /// Framing that libcurl tolerates but that makes the body length ambiguous (request smuggling's
     /// raw material): `Transfer-Encoding` together with `Content-Length` (RFC 9112 §6.1), or
@@ -141,6 +156,7 @@ extension CurlTransferState {
             events.yield(.body(Data(chunk)))
         }
         decodedBytes += Int64(chunk.count)
+        if noticeWindowOpen, let expectedBodyBytes, decodedBytes >= expectedBodyBytes { closeNoticeWindow() }
         reportDownloadProgress(force: false)
         return chunk.count
     }
@@ -296,15 +312,28 @@ extension CurlTransferState {
             return
         }
         guard code == CURLE_OK else {
-            let message = String(cString: errorBuffer)
+            var message = String(cString: errorBuffer)
+            if code == CURLE_PEER_FAILED_VERIFICATION, let reason = trustRejection?.lastReason {
+                // libcurl only says "SSL certificate problem: application verification failure".
+                message = "the trust policy rejected the server: \(reason)"
+            }
             finish(
                 failure: CurlErrorMapping.error(
                     code: Int(code.rawValue),
                     errorBuffer: message,
                     url: request.url,
-                    metrics: metrics
+                    metrics: metrics,
+                    context: CurlErrorMapping.Context(
+                        inResponseHead: finalResponse == nil && redirectLocation == nil,
+                        inResponseBody: finalResponse != nil,
+                        isHTTP2: metrics.protocolVersion == .http2
+                    )
                 )
             )
+            return
+        }
+        if let excessBodyFailure {
+            finish(failure: excessBodyFailure.with(metrics: metrics))
             return
         }
         guard finalResponse != nil || redirectLocation != nil else {

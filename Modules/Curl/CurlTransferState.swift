@@ -46,6 +46,15 @@ final class CurlTransferState {
     var sentBodyBytes: Int64 = 0
     /// Why one of the callbacks stopped the transfer; wins over libcurl's bare code.
     var pendingFailure: TransportError?
+    /// The over-long body libcurl noticed and dropped (see `LibcurlNotice`); fails a transfer that
+    /// libcurl ends with success.
+    var excessBodyFailure: TransportError?
+    /// Whether libcurl's debug output is on (`CURLOPT_VERBOSE`), to notice silent faults in the body.
+    var noticeWindowOpen = false
+    /// Interim (`1xx`) heads received so far.
+    var interimResponses = 0
+    /// Set while the transport has a trust policy: why it rejected this transfer's connection.
+    private(set) var trustRejection: TrustRejectionNote?
     var receivePaused = false
     var sendPaused = false
     var suspended = false
@@ -157,8 +166,14 @@ final class CurlTransferState {
             return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
         }
 
+        // libcurl reports some faults it tolerates only as debug text (over-long bodies, HTTP/2
+        // GOAWAY on a socket left open). The output stays off (`CURLOPT_VERBOSE=0`, so it costs
+        // nothing) except while a response body is read: see `openNoticeWindow`.
+        try set(CURLOPT_DEBUGDATA, pointer: context)
+        try check(courier_curl_easy_setopt_debug_function(easy, Self.debugCallback), "CURLOPT_DEBUGFUNCTION")
+
         try configureRouting(configuration, resolveList: resolveList, connectToList: connectToList)
-        try configureTLS(configuration.tls, trustSettings: loop.trustSettings)
+        try configureTLS(configuration, context: context)
         if request.handlesCookies ?? (configuration.cookiePolicy == .enabled) {
             try check(courier_curl_easy_setopt_share(easy, share), "CURLOPT_SHARE")
             try set(CURLOPT_COOKIEFILE, "")
@@ -305,15 +320,22 @@ final class CurlTransferState {
     }
 
     private func configureTLS(
-        _ tls: CurlTransport.TLS,
-        trustSettings: UnsafeMutableRawPointer?
+        _ configuration: CurlTransport.Configuration,
+        context: UnsafeMutableRawPointer
     ) throws(TransportError) {
+        let tls = configuration.tls
         if let caFile = tls.caFile { try set(CURLOPT_CAINFO, caFile) }
         if let caDirectory = tls.caDirectory { try set(CURLOPT_CAPATH, caDirectory) }
-        if let trustSettings {
-            // The evaluator decides: OpenSSL must still ask (VERIFYPEER), the host check moves into
-            // the verify callback, and no session may be resumed past it.
-            try check(courier_curl_install_trust_callback(easy, trustSettings), "CURLOPT_SSL_CTX_FUNCTION")
+        if configuration.trustInstaller != nil {
+            // The policy decides: OpenSSL must still ask (VERIFYPEER, else it ignores the verify
+            // callback's verdict), the host check is the policy's, and no session may be resumed
+            // past it (a resumed session presents no certificate).
+            trustRejection = TrustRejectionNote()
+            try check(
+                courier_curl_easy_setopt_ssl_ctx_function(easy, Self.sslContextCallback),
+                "CURLOPT_SSL_CTX_FUNCTION"
+            )
+            try set(CURLOPT_SSL_CTX_DATA, pointer: context)
             try set(CURLOPT_SSL_VERIFYPEER, 1)
             try set(CURLOPT_SSL_VERIFYHOST, 0)
             try set(CURLOPT_SSL_SESSIONID_CACHE, 0)

@@ -1,3 +1,4 @@
+public import CourierSecurity
 public import CourierTransport
 
 extension CurlTransport {
@@ -68,20 +69,27 @@ extension CurlTransport {
         public var unixSocketPath: String?
         /// Trust anchors, client certificate and verification switches.
         public var tls: TLS = TLS()
-        /// Decides whether to trust each new TLS connection; `nil` (the default) leaves it to libcurl.
+        /// The trust policy asked on every new TLS connection; `nil` (the default) leaves trust to
+        /// libcurl and ``TLS``.
         ///
-        /// Called on the loop thread inside the handshake, so it must answer quickly and never
-        /// block. Its answer is final: `chainVerified` reports what OpenSSL concluded from
-        /// ``TLS/caFile``, ``TLS/caDirectory`` and (with ``TLS/verifiesHost``) the host name, and an
-        /// evaluator may accept what OpenSSL rejected (self-signed, pinned) or reject what it
-        /// accepted. While an evaluator is set, TLS session resumption is off: a resumed session
-        /// would skip the check. Rejection fails the transfer with
-        /// `TransportError.Category.serverTrustFailed` before a request byte is sent.
+        /// The transport calls it from `CURLOPT_SSL_CTX_FUNCTION` with the connection's `SSL_CTX`
+        /// and the request's host, so the policy (an `OpenSSLTrustHook` wrapping any
+        /// `ServerTrustEvaluating`) runs inside the handshake, on the loop thread, before a request
+        /// byte is sent; it must answer quickly and never block. While it is set the policy's answer
+        /// is final: OpenSSL still verifies the chain against ``TLS/caFile`` and ``TLS/caDirectory``
+        /// and hands its verdict to the policy (`CURLOPT_SSL_VERIFYPEER=1`), the host check is the
+        /// policy's (`CURLOPT_SSL_VERIFYHOST=0`, so ``TLS/verifiesPeer`` and ``TLS/verifiesHost``
+        /// are ignored), and TLS session resumption is off (`CURLOPT_SSL_SESSIONID_CACHE=0`: a
+        /// resumed session presents no certificate). It is fixed per transport because libcurl
+        /// reuses pooled connections without asking again. A rejection fails the transfer with
+        /// `TransportError.Category.serverTrustFailed` and the policy's reason in the message.
         ///
         /// ```swift
-        /// configuration.serverTrustEvaluator = { $0.certificateChain.first == pinnedLeafDER }
+        /// // In the composition root, which names the OpenSSL backend:
+        /// let pin = try PublicKeyPin("sha256//d3rc9cJBMdmXdd641OG6eVtd+2sCyeTjUGgoVKXbfyI=")
+        /// configuration.trustInstaller = OpenSSLTrustHook(evaluator: PublicKeyPinningTrustEvaluator(pins: [pin]))
         /// ```
-        public var serverTrustEvaluator: (@Sendable (CurlServerTrustChallenge) -> Bool)?
+        public var trustInstaller: (any TLSContextTrustInstalling)?
         /// Whether transfers keep and send cookies by default; a request's `handlesCookies` wins.
         public var cookiePolicy: CookiePolicy = .enabled
         /// Send `Accept-Encoding` for every coding libcurl decodes (gzip, deflate, br, zstd) and

@@ -2,7 +2,7 @@ internal import CCourierOpenSSLShim
 public import CourierSecurity
 
 /// Connects a `ServerTrustEvaluating` to OpenSSL's certificate verification for a TLS client
-/// context: the piece a libcurl transport calls from `CURLOPT_SSL_CTX_FUNCTION`.
+/// context: the `TLSContextTrustInstalling` a libcurl transport calls from `CURLOPT_SSL_CTX_FUNCTION`.
 ///
 /// ``install(on:host:onDecision:)`` sets a certificate-verify callback on the `SSL_CTX`. For every
 /// handshake made from that context, OpenSSL calls it with the server's chain; it computes the
@@ -39,7 +39,7 @@ public import CourierSecurity
 ///     }
 /// }
 /// ```
-public final class OpenSSLTrustHook: Sendable {
+public final class OpenSSLTrustHook: TLSContextTrustInstalling {
     /// The policy asked on every handshake.
     public let evaluator: any ServerTrustEvaluating
     /// The verifier handed to the evaluator in each `ServerTrust`.

@@ -59,3 +59,43 @@ import Testing
         #expect(generic.message == "Timeout was reached")
     }
 }
+
+@Suite struct CurlErrorMappingRefinementTests {
+    typealias Context = CurlErrorMapping.Context
+
+    @Test func chunkErrorsAreProtocolViolations() {
+        let message = "Illegal or missing hexadecimal sequence in chunked-encoding"
+        #expect(CurlErrorMapping.category(forCode: 56, message: message, context: Context()) == .protocolViolation)
+        let reset = "Recv failure: Connection reset by peer"
+        #expect(CurlErrorMapping.category(forCode: 56, message: reset, context: Context()) == .connectionLost)
+    }
+
+    @Test func libcurlHeadLimitsAreLimitsExceeded() {
+        let message = "Too large response headers: 307216 > 307200"
+        #expect(CurlErrorMapping.category(forCode: 56, message: message, context: Context()) == .limitExceeded)
+        let inHead = Context(inResponseHead: true, inResponseBody: false, isHTTP2: false)
+        #expect(CurlErrorMapping.category(forCode: 27, message: "Out of memory", context: inHead) == .limitExceeded)
+        #expect(CurlErrorMapping.category(forCode: 27, message: "Out of memory", context: Context()) == .other)
+        let error = CurlErrorMapping.error(code: 27, errorBuffer: "", url: nil, metrics: nil, context: inHead)
+        #expect(error.message == "a response header line is longer than libcurl's limit of 100 KiB (Out of memory)")
+        let inBody = Context(inResponseHead: false, inResponseBody: true, isHTTP2: false)
+        #expect(CurlErrorMapping.category(forCode: 27, message: "Out of memory", context: inBody) == .limitExceeded)
+    }
+
+    @Test func http2SessionFailuresAreProtocolViolations() {
+        let h2 = Context(inResponseHead: false, inResponseBody: true, isHTTP2: true)
+        let closed = "transfer closed with 10 bytes remaining to read"
+        #expect(CurlErrorMapping.category(forCode: 18, message: closed, context: h2) == .protocolViolation)
+        #expect(CurlErrorMapping.category(forCode: 18, message: closed, context: Context()) == .connectionLost)
+        let unclean = "HTTP/2 stream 1 was not closed cleanly before end of the underlying stream"
+        #expect(CurlErrorMapping.category(forCode: 18, message: unclean, context: h2) == .connectionLost)
+        #expect(
+            CurlErrorMapping.category(forCode: 52, message: "Empty reply from server", context: h2)
+                == .connectionLost
+        )
+        #expect(
+            CurlErrorMapping.category(forCode: 52, message: "Empty reply from server", context: Context())
+                == .connectionLost
+        )
+    }
+}

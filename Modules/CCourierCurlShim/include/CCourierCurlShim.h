@@ -22,35 +22,20 @@ CURLcode courier_curl_easy_setopt_share(CURL *handle, CURLSH *_Nullable share);
 CURLcode courier_curl_easy_setopt_data_function(CURL *handle, CURLoption option, curl_write_callback _Nullable function);
 CURLcode courier_curl_easy_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback _Nullable function);
 CURLcode courier_curl_easy_setopt_seek_function(CURL *handle, curl_seek_callback _Nullable function);
+/// `CURLOPT_SSL_CTX_FUNCTION`: called with the TLS library's context (`SSL_CTX *`) of every new TLS
+/// connection, before its handshake.
+CURLcode courier_curl_easy_setopt_ssl_ctx_function(CURL *handle, curl_ssl_ctx_callback _Nullable function);
+/// `CURLOPT_DEBUGFUNCTION` (takes effect with `CURLOPT_VERBOSE=1`).
+CURLcode courier_curl_easy_setopt_debug_function(CURL *handle, curl_debug_callback _Nullable function);
 
 CURLcode courier_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *out);
+CURLcode courier_curl_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *out);
 CURLcode courier_curl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *out);
 CURLcode courier_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char *_Nullable *_Nonnull out);
 CURLcode courier_curl_easy_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist *_Nullable *_Nonnull out);
 
 CURLMcode courier_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLSHcode courier_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
-
-/// Decides trust for one TLS handshake: `host` is the request's host name (or IP literal), the chain
-/// is DER, leaf first, `count` certificates; `chain_verified` is non-zero when OpenSSL validated the
-/// chain against the configured trust anchors (and the host name when `checks_host` was set).
-/// Returns non-zero to trust. Called on the thread running `curl_multi_perform`.
-typedef int (*courier_curl_trust_callback)(void *_Nullable context, const char *host,
-                                           const unsigned char *_Nonnull const *_Nonnull certificates,
-                                           const size_t *lengths, size_t count, int chain_verified);
-
-/// The trust settings shared by a transport's handles: `callback` with `context`, and whether
-/// OpenSSL's verdict includes the host name. `context` must outlive every connection (free the
-/// settings after `curl_multi_cleanup`). NULL when out of memory.
-void *_Nullable courier_curl_trust_settings_create(courier_curl_trust_callback callback, void *_Nullable context,
-                                                   int checks_host);
-void courier_curl_trust_settings_free(void *_Nullable settings);
-
-/// Installs an OpenSSL certificate-verify callback on every TLS connection `handle` opens
-/// (`CURLOPT_SSL_CTX_FUNCTION`): it runs OpenSSL's own chain check, then asks the settings' callback,
-/// before the handshake completes and so before any request byte is sent. Returns
-/// CURLE_NOT_BUILT_IN or CURLE_UNKNOWN_OPTION when libcurl is not built on OpenSSL.
-CURLcode courier_curl_install_trust_callback(CURL *handle, void *settings);
 
 extern const long courier_curl_pause_all;
 extern const long courier_curl_pause_recv;

@@ -1,0 +1,116 @@
+internal import CCourierCurl
+internal import CCourierCurlShim
+internal import CourierHTTP
+internal import CourierTransport
+internal import FoundationEssentials
+
+/// An informational line of libcurl's debug output (`CURLINFO_TEXT`) that the transport acts on.
+///
+/// libcurl 7.88 notices some protocol faults without failing the transfer for them; it only says so
+/// in such a line:
+/// - `Excess found in a read: excess = 10, size = 10, maxdownload = 10, bytecount = 0`: the server
+///   sent more body than its `Content-Length` (an HTTP/1.1 framing error, the raw material of response
+///   smuggling). libcurl delivers the declared bytes, drops the rest, closes the connection and
+///   reports success.
+/// - `recveived GOAWAY, error=2, last_stream=1` (sic in 7.88; `received` in later releases): the
+///   server ended the HTTP/2 connection. With an error code that is a connection error (RFC 9113
+///   §5.4.1, §6.8), yet libcurl keeps waiting for the rest of the stream while the socket stays open.
+///
+/// Both happen while a body is read, so the transport turns libcurl's debug output on only then:
+/// with `CURLOPT_VERBOSE=1` for whole transfers, libcurl formats every informational line (request
+/// headers, TLS records, HTTP/2 pseudo-headers), which measurably slows small requests.
+enum LibcurlNotice: Equatable {
+    /// The body was longer than `Content-Length` by `bytes`.
+    case excessBody(bytes: Int)
+    /// An HTTP/2 GOAWAY frame arrived with this error code (0 is a graceful shutdown).
+    case goaway(errorCode: Int)
+
+    /// Recognises the informational lines that matter; nil for every other line.
+    static func parse(_ line: some StringProtocol) -> LibcurlNotice? {
+        if line.hasPrefix("Excess found in a read: excess = ") {
+            let rest = line.dropFirst("Excess found in a read: excess = ".count)
+            return .excessBody(bytes: Int(rest.prefix(while: \.isNumber)) ?? 0)
+        }
+        for prefix in ["recveived GOAWAY, error=", "received GOAWAY, error="] where line.hasPrefix(prefix) {
+            let rest = line.dropFirst(prefix.count)
+            guard let code = Int(rest.prefix(while: \.isNumber)) else { return nil }
+            return .goaway(errorCode: code)
+        }
+        return nil
+    }
+
+    /// Whether a debug line can be one of the lines ``parse(_:)`` recognises, from its first byte:
+    /// the debug callback runs for every informational line, so it rejects the rest without making
+    /// a string.
+    static func mayStart(with byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "E") || byte == UInt8(ascii: "r")
+    }
+}
+
+extension CurlTransferState {
+    /// `CURLOPT_DEBUGFUNCTION` (with `CURLOPT_VERBOSE=1`): looks at libcurl's informational lines for
+    /// the faults it tolerates silently; every other kind of debug data, and every line that cannot be
+    /// a `LibcurlNotice` by its first byte, returns at once.
+    static let debugCallback: curl_debug_callback = { _, type, text, size, userdata in
+        guard type == CURLINFO_TEXT, size > 0, let text, let userdata,
+            LibcurlNotice.mayStart(with: UInt8(bitPattern: text[0]))
+        else { return 0 }
+        let transfer = Unmanaged<CurlTransferState>.fromOpaque(userdata).takeUnretainedValue()
+        let line = String(decoding: UnsafeRawBufferPointer(start: text, count: size), as: UTF8.self)
+        if let notice = LibcurlNotice.parse(line) { transfer.noticed(notice) }
+        return 0
+    }
+
+    /// Records what a line says: a fault becomes the transfer's failure.
+    func noticed(_ notice: LibcurlNotice) {
+        switch notice {
+        case .excessBody(let bytes):
+            // libcurl ends the transfer with success; `complete(code:)` turns that into this failure.
+            guard excessBodyFailure == nil else { return }
+            excessBodyFailure = TransportError(
+                category: .protocolViolation,
+                message: "the response body is longer than its Content-Length (\(bytes) excess bytes)",
+                url: request.url
+            )
+        case .goaway(let code):
+            guard code != 0, pendingFailure == nil, !finished else { return }
+            let failure = TransportError(
+                category: .protocolViolation,
+                message: "the server ended the HTTP/2 connection with GOAWAY (error code \(code))",
+                url: request.url
+            )
+            pendingFailure = failure
+            // libcurl would wait for the rest of the stream on a socket the server left open: the loop
+            // fails every transfer on this connection after the current `curl_multi_perform`.
+            loop.connectionBroke(under: self, failure: failure)
+        }
+    }
+
+    /// Turns libcurl's debug output on for the body of a response that can carry a silent fault: an
+    /// HTTP/1.x body framed by `Content-Length` (excess) or any HTTP/2 body (GOAWAY).
+    ///
+    /// libcurl reads `CURLOPT_VERBOSE` each time it would log (7.88: `data->set.verbose`), so setting
+    /// it from the header callback takes effect for the rest of the same read, where the excess
+    /// check runs.
+    func openNoticeWindow(version: HTTPResponse.Version, headers: HTTPHeaders) {
+        guard !noticeWindowOpen, request.method != .head else { return }
+        guard version == .http2 || headers.contains(name: "Content-Length") else { return }
+        noticeWindowOpen = courier_curl_easy_setopt_long(easy, CURLOPT_VERBOSE, 1) == CURLE_OK
+    }
+
+    /// Turns the debug output off once the declared body has arrived: libcurl checks for excess
+    /// before it hands the last bytes over, and a later GOAWAY no longer concerns this response.
+    func closeNoticeWindow() {
+        noticeWindowOpen = false
+        _ = courier_curl_easy_setopt_long(easy, CURLOPT_VERBOSE, 0)
+    }
+
+    /// The socket of the transfer's connection, or nil when it has none.
+    var activeSocket: Int32? {
+        var socket: curl_socket_t = -1
+        guard courier_curl_easy_getinfo_socket(easy, CURLINFO_ACTIVESOCKET, &socket) == CURLE_OK, socket >= 0 else {
+            return nil
+        }
+        return socket
+    }
+}
