@@ -13,22 +13,6 @@ import Testing
             && BigTransferSpace.directory != nil
     }
 
-    /// Compares two files in 4 MiB steps (memcmp through `Data ==`), without holding either.
-    private func sameContents(_ first: String, _ second: String) throws -> Bool {
-        let left = try FileHandle(forReadingFrom: URL(fileURLWithPath: first))
-        let right = try FileHandle(forReadingFrom: URL(fileURLWithPath: second))
-        defer {
-            try? left.close()
-            try? right.close()
-        }
-        while true {
-            let a = try left.read(upToCount: 4 << 20) ?? Data()
-            let b = try right.read(upToCount: 4 << 20) ?? Data()
-            guard a == b else { return false }
-            if a.isEmpty { return true }
-        }
-    }
-
     private func size(of path: String) throws -> Int64 {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.size] as? NSNumber)?.int64Value ?? -1
@@ -54,7 +38,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + ".courier-resume"))
         let clock = ContinuousClock()
         let start = clock.now
-        #expect(try sameContents(path, www + "/big-1g"))
+        #expect(try filesHaveSameContents(path, www + "/big-1g"))
         print("compared the whole file with the served one in \(clock.now - start)")
         #expect(try #require(peak) < Self.peakRSSLimitMiB)
     }
@@ -133,7 +117,7 @@ import Testing
         )
         #expect(try size(of: path) == Self.gibibyte)
         #expect(!FileManager.default.fileExists(atPath: recordPath))
-        #expect(try sameContents(path, www + "/big-1g"))
+        #expect(try filesHaveSameContents(path, www + "/big-1g"))
         #expect(try #require(peak) < Self.peakRSSLimitMiB)
     }
 }

@@ -9,22 +9,6 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("courier-curl-\(UUID().uuidString)-\(name)").path
     }
 
-    /// Compares two files in 1 MiB steps, without holding either in memory.
-    private func sameContents(_ first: String, _ second: String) throws -> Bool {
-        let left = try FileHandle(forReadingFrom: URL(fileURLWithPath: first))
-        let right = try FileHandle(forReadingFrom: URL(fileURLWithPath: second))
-        defer {
-            try? left.close()
-            try? right.close()
-        }
-        while true {
-            let a = try left.read(upToCount: 1 << 20) ?? Data()
-            let b = try right.read(upToCount: 1 << 20) ?? Data()
-            guard a == b else { return false }
-            if a.isEmpty { return true }
-        }
-    }
-
     @Test(.enabled(if: CurlTestServers.hasHTTP && CurlTestServers.wwwDirectory != nil, "servers not set"))
     func downloadsToFile() async throws {
         let base = try #require(CurlTestServers.http)
@@ -43,7 +27,7 @@ import Testing
         #expect(recorded.downloadProgress.last == TransferProgress(completed: 104_857_600, total: 104_857_600))
         let sizes = recorded.downloadProgress.map(\.completed)
         #expect(sizes == sizes.sorted())
-        #expect(try sameContents(path, www + "/big-100m"))
+        #expect(try filesHaveSameContents(path, www + "/big-100m"))
         await transport.shutdown()
     }
 
@@ -84,7 +68,7 @@ import Testing
         #expect(recorded.response?.status.code == 206)
         #expect(recorded.metrics?.responseBodyBytes == Int64(130_000))
         #expect(recorded.downloadProgress.last == TransferProgress(completed: 200_000, total: 200_000))
-        #expect(try sameContents(path, www + "/text.txt"))
+        #expect(try filesHaveSameContents(path, www + "/text.txt"))
         await transport.shutdown()
     }
 
@@ -106,7 +90,7 @@ import Testing
         )
         #expect(recorded.error == nil)
         #expect(recorded.response?.status.code == 200)
-        #expect(try sameContents(path, www + "/text.txt"))
+        #expect(try filesHaveSameContents(path, www + "/text.txt"))
         await transport.shutdown()
     }
 
