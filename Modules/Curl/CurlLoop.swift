@@ -78,6 +78,8 @@ final class CurlLoop: @unchecked Sendable {
     private var cookieHandle: UnsafeMutableRawPointer?
     private var admission: OriginAdmission
     private var ownerReleased = false
+    /// Consumer wake-ups yielded during this iteration, resumed together before the loop polls.
+    private var deferredResumptions = TransferEvents.Resumptions()
 
     /// Creates the multi and share handles; `nil` when libcurl cannot allocate them.
     init?(configuration: CurlTransport.Configuration) {
@@ -205,10 +207,19 @@ final class CurlLoop: @unchecked Sendable {
             reapFinishedTransfers()
             unpauseDueRequestBodies()
             // Transfers outlive a dropped transport: the loop stops when the last one has ended.
+            // One wake-up per parked consumer per iteration, with all its events of the iteration
+            // already queued (a small GET is four events), and always before the loop blocks.
+            deferredResumptions.resumeAll()
             if ownerReleased && active.isEmpty && !admission.hasWaiting { break }
             curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
         }
         tearDown(shutdownWaiters)
+    }
+
+    /// Yields `event` to `events` from the loop thread, keeping the consumer's wake-up for the end of
+    /// the iteration.
+    func yieldDeferringResume(_ event: TransferEvent, to events: TransferEvents) {
+        events.yield(event, deferringResumeInto: &deferredResumptions)
     }
 
     private func handle(_ command: Command) {
@@ -382,6 +393,7 @@ final class CurlLoop: @unchecked Sendable {
         // Every TLS connection closed with the multi handle: nothing can call the evaluator now.
         courier_curl_trust_settings_free(trustSettings)
         trustEvaluator?.release()
+        deferredResumptions.resumeAll()
         for waiter in waiters { waiter?.resume() }
     }
 

@@ -20,7 +20,8 @@ final class CurlTransferState {
     let id: Int
     let easy: UnsafeMutableRawPointer
     let request: HTTPRequest
-    let events: TransferEvents
+    /// Yields go through the loop's per-iteration batch of consumer wake-ups.
+    let events: LoopBatchedEvents
     unowned let loop: CurlLoop
     let options: TransferOptions
     /// The async producer's pipe, when the body is a producer.
@@ -68,7 +69,7 @@ final class CurlTransferState {
         id = pending.id
         self.easy = easy
         request = pending.request
-        events = pending.events
+        events = LoopBatchedEvents(events: pending.events, loop: loop)
         options = pending.options
         requestBodyPipe = pending.requestBodyPipe
         self.loop = loop
