@@ -35,8 +35,8 @@ enum CookieOperation: Sendable {
 /// The thread runs: drain the inbox (add, cancel, pause and unpause, suspend, resume, cookie
 /// operations, shutdown) → `curl_multi_perform` → `curl_multi_info_read` → `curl_multi_poll`, with
 /// the poll timeout taken from libcurl and from the earliest scheduled request-body unpause. Other
-/// threads only append to the `Mutex` inbox and call `curl_multi_wakeup` under the same lock, so the
-/// multi handle is never woken after its cleanup. Nothing on this thread sleeps or blocks except in
+/// threads only append to the `Mutex` inbox and, when the loop polls, call `curl_multi_wakeup` under
+/// the same lock, so the multi handle is never woken after its cleanup. Nothing on this thread sleeps or blocks except in
 /// `curl_multi_poll`.
 ///
 /// `@unchecked Sendable`: the C handles (`CURLM`, `CURLSH`, the configuration slists) and `active`
@@ -60,6 +60,8 @@ final class CurlLoop: @unchecked Sendable {
     private struct Inbox {
         var commands: [Command] = []
         var closed = false
+        /// The loop found the inbox empty and is in, or about to enter, `curl_multi_poll`.
+        var polling = false
     }
 
     let configuration: CurlTransport.Configuration
@@ -169,13 +171,25 @@ final class CurlLoop: @unchecked Sendable {
         return true
     }
 
-    /// Queues a command for the loop and wakes it; `false` when the loop has stopped. Any thread.
+    /// Queues a command for the loop and wakes it if it polls; `false` when the loop has stopped.
+    /// Any thread.
+    ///
+    /// No wake-up is lost: `polling` is set under this lock, and only when the inbox is empty. A
+    /// command appended before that is seen by the loop, which then does not poll; one appended after
+    /// it finds `polling` set and wakes the loop. `curl_multi_wakeup` writes to a socket pair that
+    /// `curl_multi_poll` also watches, so a wake-up sent before the loop actually enters the poll
+    /// still ends it at once. The first wake-up clears `polling`: the commands queued behind it are
+    /// drained in the same pass, so they need no wake-up of their own, and a busy loop (which does
+    /// not poll) costs posters no system call at all.
     @discardableResult
     func post(_ command: Command) -> Bool {
         inbox.withLock { inbox in
             guard !inbox.closed else { return false }
             inbox.commands.append(command)
-            curl_multi_wakeup(multi)
+            if inbox.polling {
+                inbox.polling = false
+                curl_multi_wakeup(multi)
+            }
             return true
         }
     }
@@ -187,6 +201,7 @@ final class CurlLoop: @unchecked Sendable {
         var stopping = false
         while !stopping {
             let commands = inbox.withLock { inbox in
+                inbox.polling = false
                 defer { inbox.commands.removeAll(keepingCapacity: true) }
                 return inbox.commands
             }
@@ -211,7 +226,12 @@ final class CurlLoop: @unchecked Sendable {
             // already queued (a small GET is four events), and always before the loop blocks.
             deferredResumptions.resumeAll()
             if ownerReleased && active.isEmpty && !admission.hasWaiting { break }
-            curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+            let inboxEmpty = inbox.withLock { inbox in
+                inbox.polling = inbox.commands.isEmpty
+                return inbox.polling
+            }
+            // Commands that arrived meanwhile (consumers just resumed post demand) are handled first.
+            if inboxEmpty { curl_multi_poll(multi, nil, 0, pollTimeout(), nil) }
         }
         tearDown(shutdownWaiters)
     }
