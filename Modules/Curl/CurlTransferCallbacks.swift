@@ -39,6 +39,8 @@ extension CurlTransferState {
         if let violation = Self.framingViolation(headers, version: version) {
             return stop(.protocolViolation, violation)
         }
+        // The last upload progress precedes the head (TransferEvent's order), unthrottled.
+        if case .none = requestBody {} else { reportUploadProgress(sent: sentBodyBytes, force: true) }
         let response = HTTPResponse(
             status: HTTPStatus(code: status),
             headers: headers,
@@ -243,7 +245,7 @@ extension CurlTransferState {
     }
 
     func reportUploadProgress(sent: Int64, force: Bool) {
-        guard sent != lastUploadBytes else { return }
+        guard sent != lastUploadBytes, finalResponse == nil, redirectLocation == nil else { return }
         let now = ContinuousClock.now
         if !force, let last = lastUploadProgress, last.duration(to: now) < Self.progressInterval { return }
         lastUploadProgress = now
@@ -317,10 +319,6 @@ extension CurlTransferState {
                 )
             )
             return
-        }
-        if case .none = requestBody {
-        } else {
-            reportUploadProgress(sent: metrics.requestBodyBytes, force: true)
         }
         if finalResponse != nil && request.method != .head { reportDownloadProgress(force: true) }
         finished = true
