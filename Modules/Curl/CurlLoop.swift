@@ -18,6 +18,23 @@ struct PendingTransfer: Sendable {
     let options: TransferOptions
     let events: TransferEvents
     let requestBodyPipe: RequestBodyPipe?
+    /// The admission key, built once: the loop uses it when the transfer is admitted and released.
+    let origin: String
+
+    init(
+        id: Int,
+        request: HTTPRequest,
+        options: TransferOptions,
+        events: TransferEvents,
+        requestBodyPipe: RequestBodyPipe?
+    ) {
+        self.id = id
+        self.request = request
+        self.options = options
+        self.events = events
+        self.requestBodyPipe = requestBodyPipe
+        origin = OriginAdmission.origin(request.url)
+    }
 }
 
 /// A cookie-jar operation run on the loop thread against the transport's shared jar.
@@ -299,7 +316,7 @@ final class CurlLoop: @unchecked Sendable {
         case .failure(let error):
             pending.requestBodyPipe?.close()
             pending.events.yield(.failed(error))
-            if let next = admission.release(pending.request.url) { add(next) }
+            if let next = admission.release(origin: pending.origin) { add(next) }
         case .success(let transfer):
             let code = curl_multi_add_handle(multi, transfer.easy)
             guard code == CURLM_OK else {
@@ -321,7 +338,7 @@ final class CurlLoop: @unchecked Sendable {
 
     /// A transfer left libcurl: its origin has room for the next waiting one.
     private func released(_ transfer: CurlTransferState) {
-        if let next = admission.release(transfer.request.url) { add(next) }
+        if let next = admission.release(origin: transfer.origin) { add(next) }
     }
 
     private func reapFinishedTransfers() {

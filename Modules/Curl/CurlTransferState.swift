@@ -20,6 +20,8 @@ final class CurlTransferState {
     let id: Int
     let easy: UnsafeMutableRawPointer
     let request: HTTPRequest
+    /// The origin the loop admitted the transfer under (``OriginAdmission``).
+    let origin: String
     /// Yields go through the loop's per-iteration batch of consumer wake-ups.
     let events: LoopBatchedEvents
     unowned let loop: CurlLoop
@@ -69,6 +71,7 @@ final class CurlTransferState {
         id = pending.id
         self.easy = easy
         request = pending.request
+        origin = pending.origin
         events = LoopBatchedEvents(events: pending.events, loop: loop)
         options = pending.options
         requestBodyPipe = pending.requestBodyPipe
