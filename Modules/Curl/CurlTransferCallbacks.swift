@@ -77,6 +77,7 @@ extension CurlTransferState {
     /// raw material): `Transfer-Encoding` together with `Content-Length` (RFC 9112 §6.1), or
     /// `Content-Length` values that disagree or are not numbers (RFC 9110 §8.6).
     static func framingViolation(_ headers: HTTPHeaders, version: HTTPResponse.Version) -> String? {
+        if ResponseFraming.isPlainlyFramed(headers) { return nil }  // one pass, no allocation
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         let lengths = headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }.map {
             String($0.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
