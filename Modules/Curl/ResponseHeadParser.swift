@@ -41,8 +41,8 @@ struct ResponseHeadParser {
         let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
         guard let status else {
             if line.isEmpty { return .pending }
-            let text = String(decoding: line, as: UTF8.self)
-            guard let parsed = Self.parseStatusLine(text) else {
+            guard let parsed = Self.parseStatusLine(line) else {
+                let text = String(decoding: line, as: UTF8.self)
                 return .malformed("malformed status line \(text.prefix(80).debugDescription)")
             }
             self.status = parsed.status
@@ -102,20 +102,38 @@ struct ResponseHeadParser {
     /// The reason phrase is ignored (RFC 9112 §4: clients should ignore it); the code must be
     /// exactly three digits.
     static func parseStatusLine(_ line: String) -> (version: HTTPResponse.Version, status: Int)? {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2 else { return nil }
+        var line = line
+        return line.withUTF8 { parseStatusLine(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// ``parseStatusLine(_:)`` on the line's bytes, as libcurl hands them over: no String is made.
+    static func parseStatusLine(_ line: UnsafeRawBufferPointer) -> (version: HTTPResponse.Version, status: Int)? {
+        guard let space = line.firstIndex(of: 0x20) else { return nil }
+        let token = line[0..<space]
         let version: HTTPResponse.Version
-        switch parts[0] {
-        case "HTTP/1.0": version = .http1_0
-        case "HTTP/1.1": version = .http1_1
-        case "HTTP/2", "HTTP/2.0": version = .http2
-        case "HTTP/3", "HTTP/3.0": version = .http3
-        default: return nil
+        if token.elementsEqual("HTTP/1.1".utf8) {
+            version = .http1_1
+        } else if token.elementsEqual("HTTP/2".utf8) || token.elementsEqual("HTTP/2.0".utf8) {
+            version = .http2
+        } else if token.elementsEqual("HTTP/1.0".utf8) {
+            version = .http1_0
+        } else if token.elementsEqual("HTTP/3".utf8) || token.elementsEqual("HTTP/3.0".utf8) {
+            version = .http3
+        } else {
+            return nil
         }
-        let code = parts[1]
-        guard code.utf8.count == 3, code.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let status = Int(code),
-            status >= 100
-        else { return nil }
+        // Exactly three digits, then the end of the line or the space before the reason phrase.
+        let codeStart = space + 1
+        guard line.count >= codeStart + 3, line.count == codeStart + 3 || line[codeStart + 3] == 0x20 else {
+            return nil
+        }
+        var status = 0
+        for index in codeStart..<codeStart + 3 {
+            let byte = line[index]
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            status = status * 10 + Int(byte - 0x30)
+        }
+        guard status >= 100 else { return nil }
         return (version, status)
     }
 }
