@@ -369,12 +369,15 @@ final class CurlTransferState {
     }
 
     /// A rejected option is a configuration error, never a trap (see swift-corelibs-foundation#5445).
-    private func check(_ code: CURLcode, _ what: String) throws(TransportError) {
+    ///
+    /// `what` is built only on failure: a transfer sets some twenty options, and formatting each
+    /// option's name up front showed in the per-request profile.
+    private func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(TransportError) {
         guard code == CURLE_OK else {
             throw TransportError(
                 category: code == CURLE_UNKNOWN_OPTION || code == CURLE_NOT_BUILT_IN ? .configuration : .invalidRequest,
                 code: Int(code.rawValue),
-                message: "libcurl rejected \(what): \(String(cString: curl_easy_strerror(code)))",
+                message: "libcurl rejected \(what()): \(String(cString: curl_easy_strerror(code)))",
                 url: request.url
             )
         }
