@@ -18,6 +18,23 @@ struct PendingTransfer: Sendable {
     let options: TransferOptions
     let events: TransferEvents
     let requestBodyPipe: RequestBodyPipe?
+    /// The admission key, built once: the loop uses it when the transfer is admitted and released.
+    let origin: String
+
+    init(
+        id: Int,
+        request: HTTPRequest,
+        options: TransferOptions,
+        events: TransferEvents,
+        requestBodyPipe: RequestBodyPipe?
+    ) {
+        self.id = id
+        self.request = request
+        self.options = options
+        self.events = events
+        self.requestBodyPipe = requestBodyPipe
+        origin = OriginAdmission.origin(request.url)
+    }
 }
 
 /// A cookie-jar operation run on the loop thread against the transport's shared jar.
@@ -35,8 +52,8 @@ enum CookieOperation: Sendable {
 /// The thread runs: drain the inbox (add, cancel, pause and unpause, suspend, resume, cookie
 /// operations, shutdown) → `curl_multi_perform` → `curl_multi_info_read` → `curl_multi_poll`, with
 /// the poll timeout taken from libcurl and from the earliest scheduled request-body unpause. Other
-/// threads only append to the `Mutex` inbox and call `curl_multi_wakeup` under the same lock, so the
-/// multi handle is never woken after its cleanup. Nothing on this thread sleeps or blocks except in
+/// threads only append to the `Mutex` inbox and, when the loop polls, call `curl_multi_wakeup` under
+/// the same lock, so the multi handle is never woken after its cleanup. Nothing on this thread sleeps or blocks except in
 /// `curl_multi_poll`.
 ///
 /// `@unchecked Sendable`: the C handles (`CURLM`, `CURLSH`, the configuration slists) and `active`
@@ -60,6 +77,8 @@ final class CurlLoop: @unchecked Sendable {
     private struct Inbox {
         var commands: [Command] = []
         var closed = false
+        /// The loop found the inbox empty and is in, or about to enter, `curl_multi_poll`.
+        var polling = false
     }
 
     let configuration: CurlTransport.Configuration
@@ -78,6 +97,8 @@ final class CurlLoop: @unchecked Sendable {
     private var cookieHandle: UnsafeMutableRawPointer?
     private var admission: OriginAdmission
     private var ownerReleased = false
+    /// Consumer wake-ups yielded during this iteration, resumed together before the loop polls.
+    private var deferredResumptions = TransferEvents.Resumptions()
 
     /// Creates the multi and share handles; `nil` when libcurl cannot allocate them.
     init?(configuration: CurlTransport.Configuration) {
@@ -145,13 +166,25 @@ final class CurlLoop: @unchecked Sendable {
         return true
     }
 
-    /// Queues a command for the loop and wakes it; `false` when the loop has stopped. Any thread.
+    /// Queues a command for the loop and wakes it if it polls; `false` when the loop has stopped.
+    /// Any thread.
+    ///
+    /// No wake-up is lost: `polling` is set under this lock, and only when the inbox is empty. A
+    /// command appended before that is seen by the loop, which then does not poll; one appended after
+    /// it finds `polling` set and wakes the loop. `curl_multi_wakeup` writes to a socket pair that
+    /// `curl_multi_poll` also watches, so a wake-up sent before the loop actually enters the poll
+    /// still ends it at once. The first wake-up clears `polling`: the commands queued behind it are
+    /// drained in the same pass, so they need no wake-up of their own, and a busy loop (which does
+    /// not poll) costs posters no system call at all.
     @discardableResult
     func post(_ command: Command) -> Bool {
         inbox.withLock { inbox in
             guard !inbox.closed else { return false }
             inbox.commands.append(command)
-            curl_multi_wakeup(multi)
+            if inbox.polling {
+                inbox.polling = false
+                curl_multi_wakeup(multi)
+            }
             return true
         }
     }
@@ -163,6 +196,7 @@ final class CurlLoop: @unchecked Sendable {
         var stopping = false
         while !stopping {
             let commands = inbox.withLock { inbox in
+                inbox.polling = false
                 defer { inbox.commands.removeAll(keepingCapacity: true) }
                 return inbox.commands
             }
@@ -184,10 +218,24 @@ final class CurlLoop: @unchecked Sendable {
             if !brokenConnections.isEmpty { failTransfersOnBrokenConnections() }
             unpauseDueRequestBodies()
             // Transfers outlive a dropped transport: the loop stops when the last one has ended.
+            // One wake-up per parked consumer per iteration, with all its events of the iteration
+            // already queued (a small GET is four events), and always before the loop blocks.
+            deferredResumptions.resumeAll()
             if ownerReleased && active.isEmpty && !admission.hasWaiting { break }
-            curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+            let inboxEmpty = inbox.withLock { inbox in
+                inbox.polling = inbox.commands.isEmpty
+                return inbox.polling
+            }
+            // Commands that arrived meanwhile (consumers just resumed post demand) are handled first.
+            if inboxEmpty { curl_multi_poll(multi, nil, 0, pollTimeout(), nil) }
         }
         tearDown(shutdownWaiters)
+    }
+
+    /// Yields `event` to `events` from the loop thread, keeping the consumer's wake-up for the end of
+    /// the iteration.
+    func yieldDeferringResume(_ event: TransferEvent, to events: TransferEvents) {
+        events.yield(event, deferringResumeInto: &deferredResumptions)
     }
 
     private func handle(_ command: Command) {
@@ -247,7 +295,7 @@ final class CurlLoop: @unchecked Sendable {
         case .failure(let error):
             pending.requestBodyPipe?.close()
             pending.events.yield(.failed(error))
-            if let next = admission.release(pending.request.url) { add(next) }
+            if let next = admission.release(origin: pending.origin) { add(next) }
         case .success(let transfer):
             let code = curl_multi_add_handle(multi, transfer.easy)
             guard code == CURLM_OK else {
@@ -269,7 +317,7 @@ final class CurlLoop: @unchecked Sendable {
 
     /// A transfer left libcurl: its origin has room for the next waiting one.
     private func released(_ transfer: CurlTransferState) {
-        if let next = admission.release(transfer.request.url) { add(next) }
+        if let next = admission.release(origin: transfer.origin) { add(next) }
     }
 
     private func reapFinishedTransfers() {
@@ -386,6 +434,7 @@ final class CurlLoop: @unchecked Sendable {
         curl_share_cleanup(share)
         curl_slist_free_all(resolveList)
         curl_slist_free_all(connectToList)
+        deferredResumptions.resumeAll()
         for waiter in waiters { waiter?.resume() }
     }
 

@@ -50,6 +50,8 @@ extension CurlTransferState {
             return stop(.protocolViolation, violation)
         }
         openNoticeWindow(version: version, headers: headers)
+        // The last upload progress precedes the head (TransferEvent's order), unthrottled.
+        if case .none = requestBody {} else { reportUploadProgress(sent: sentBodyBytes, force: true) }
         let response = HTTPResponse(
             status: HTTPStatus(code: status),
             headers: headers,
@@ -90,6 +92,7 @@ extension CurlTransferState {
     /// raw material): `Transfer-Encoding` together with `Content-Length` (RFC 9112 §6.1), or
     /// `Content-Length` values that disagree or are not numbers (RFC 9110 §8.6).
     static func framingViolation(_ headers: HTTPHeaders, version: HTTPResponse.Version) -> String? {
+        if ResponseFraming.isPlainlyFramed(headers) { return nil }  // one pass, no allocation
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         let lengths = headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }.map {
             String($0.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
@@ -259,7 +262,7 @@ extension CurlTransferState {
     }
 
     func reportUploadProgress(sent: Int64, force: Bool) {
-        guard sent != lastUploadBytes else { return }
+        guard sent != lastUploadBytes, finalResponse == nil, redirectLocation == nil else { return }
         let now = ContinuousClock.now
         if !force, let last = lastUploadProgress, last.duration(to: now) < Self.progressInterval { return }
         lastUploadProgress = now
@@ -346,10 +349,6 @@ extension CurlTransferState {
                 )
             )
             return
-        }
-        if case .none = requestBody {
-        } else {
-            reportUploadProgress(sent: metrics.requestBodyBytes, force: true)
         }
         if finalResponse != nil && request.method != .head { reportDownloadProgress(force: true) }
         finished = true

@@ -20,7 +20,10 @@ final class CurlTransferState {
     let id: Int
     let easy: UnsafeMutableRawPointer
     let request: HTTPRequest
-    let events: TransferEvents
+    /// The origin the loop admitted the transfer under (``OriginAdmission``).
+    let origin: String
+    /// Yields go through the loop's per-iteration batch of consumer wake-ups.
+    let events: LoopBatchedEvents
     unowned let loop: CurlLoop
     let options: TransferOptions
     /// The async producer's pipe, when the body is a producer.
@@ -77,7 +80,8 @@ final class CurlTransferState {
         id = pending.id
         self.easy = easy
         request = pending.request
-        events = pending.events
+        origin = pending.origin
+        events = LoopBatchedEvents(events: pending.events, loop: loop)
         options = pending.options
         requestBodyPipe = pending.requestBodyPipe
         self.loop = loop
@@ -387,12 +391,15 @@ final class CurlTransferState {
     }
 
     /// A rejected option is a configuration error, never a trap (see swift-corelibs-foundation#5445).
-    private func check(_ code: CURLcode, _ what: String) throws(TransportError) {
+    ///
+    /// `what` is built only on failure: a transfer sets some twenty options, and formatting each
+    /// option's name up front showed in the per-request profile.
+    private func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(TransportError) {
         guard code == CURLE_OK else {
             throw TransportError(
                 category: code == CURLE_UNKNOWN_OPTION || code == CURLE_NOT_BUILT_IN ? .configuration : .invalidRequest,
                 code: Int(code.rawValue),
-                message: "libcurl rejected \(what): \(String(cString: curl_easy_strerror(code)))",
+                message: "libcurl rejected \(what()): \(String(cString: curl_easy_strerror(code)))",
                 url: request.url
             )
         }

@@ -27,7 +27,7 @@ struct OriginAdmission {
 
     /// Counts `pending` as running and returns `true`, or queues it and returns `false`.
     mutating func admit(_ pending: PendingTransfer) -> Bool {
-        let origin = Self.origin(pending.request.url)
+        let origin = pending.origin
         let count = running[origin, default: 0]
         guard count < limit else {
             waiting[origin, default: []].append(pending)
@@ -37,9 +37,9 @@ struct OriginAdmission {
         return true
     }
 
-    /// A transfer to `url` ended; returns the next one to start, already counted as running.
-    mutating func release(_ url: URL) -> PendingTransfer? {
-        let origin = Self.origin(url)
+    /// A transfer to `origin` (its ``PendingTransfer/origin``) ended; returns the next one to start,
+    /// already counted as running.
+    mutating func release(origin: String) -> PendingTransfer? {
         if var queue = waiting[origin], !queue.isEmpty {
             let next = queue.removeFirst()
             waiting[origin] = queue.isEmpty ? nil : queue

@@ -28,16 +28,22 @@ struct ResponseHeadParser {
     private(set) var byteCount = 0
 
     /// Consumes one line, CRLF included, as libcurl delivered it.
+    ///
+    /// Works on the raw bytes (this runs for every header line of every response): the colon and the
+    /// optional whitespace around the value (RFC 9110 §5.5) are found byte-wise, and only the name and
+    /// the trimmed value become Strings. `:`, space and tab are ASCII, so they never occur inside a
+    /// multi-byte UTF-8 sequence and splitting there keeps every sequence whole.
     mutating func consume(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         byteCount += bytes.count
         var end = bytes.count
         if end > 0 && bytes[end - 1] == 0x0A { end -= 1 }
         if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }
-        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+        let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
         guard let status else {
             if line.isEmpty { return .pending }
             guard let parsed = Self.parseStatusLine(line) else {
-                return .malformed("malformed status line \(line.prefix(80).debugDescription)")
+                let text = String(decoding: line, as: UTF8.self)
+                return .malformed("malformed status line \(text.prefix(80).debugDescription)")
             }
             self.status = parsed.status
             version = parsed.version
@@ -51,19 +57,33 @@ struct ResponseHeadParser {
             if (100...199).contains(finished.0) { return .interim(status: finished.0) }
             return .final(status: finished.0, version: finished.1, headers: finished.2)
         }
-        if line.first == " " || line.first == "\t" {
+        if Self.isSpace(line[0]) {
             // An obsolete folded continuation (RFC 9112 §5.2): joined to the previous value by a space.
             guard pendingName != nil else { return .malformed("a folded header line without a header") }
-            pendingValue += " " + Self.trimmed(line)
+            pendingValue += " " + Self.trimmedString(line, from: 0)
             return .pending
         }
         if let failure = flushPendingField() { return failure }
-        guard let colon = line.firstIndex(of: ":") else {
-            return .malformed("header line without a colon \(line.prefix(80).debugDescription)")
+        guard let colon = line.firstIndex(of: 0x3A) else {
+            let text = String(decoding: line, as: UTF8.self)
+            return .malformed("header line without a colon \(text.prefix(80).debugDescription)")
         }
-        pendingName = String(line[..<colon])
-        pendingValue = Self.trimmed(line[line.index(after: colon)...])
+        pendingName = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
+        pendingValue = Self.trimmedString(line, from: colon + 1)
         return .pending
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09
+    }
+
+    /// `line[start...]` without leading and trailing spaces and tabs, as a String.
+    private static func trimmedString(_ line: UnsafeRawBufferPointer, from start: Int) -> String {
+        var first = start
+        var last = line.count
+        while first < last && isSpace(line[first]) { first += 1 }
+        while last > first && isSpace(line[last - 1]) { last -= 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: line[first..<last]), as: UTF8.self)
     }
 
     private mutating func flushPendingField() -> Outcome? {
@@ -82,27 +102,38 @@ struct ResponseHeadParser {
     /// The reason phrase is ignored (RFC 9112 §4: clients should ignore it); the code must be
     /// exactly three digits.
     static func parseStatusLine(_ line: String) -> (version: HTTPResponse.Version, status: Int)? {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2 else { return nil }
-        let version: HTTPResponse.Version
-        switch parts[0] {
-        case "HTTP/1.0": version = .http1_0
-        case "HTTP/1.1": version = .http1_1
-        case "HTTP/2", "HTTP/2.0": version = .http2
-        case "HTTP/3", "HTTP/3.0": version = .http3
-        default: return nil
-        }
-        let code = parts[1]
-        guard code.utf8.count == 3, code.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let status = Int(code),
-            status >= 100
-        else { return nil }
-        return (version, status)
+        var line = line
+        return line.withUTF8 { parseStatusLine(UnsafeRawBufferPointer($0)) }
     }
 
-    private static func trimmed(_ text: some StringProtocol) -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(text[first...last])
+    /// ``parseStatusLine(_:)`` on the line's bytes, as libcurl hands them over: no String is made.
+    static func parseStatusLine(_ line: UnsafeRawBufferPointer) -> (version: HTTPResponse.Version, status: Int)? {
+        guard let space = line.firstIndex(of: 0x20) else { return nil }
+        let token = line[0..<space]
+        let version: HTTPResponse.Version
+        if token.elementsEqual("HTTP/1.1".utf8) {
+            version = .http1_1
+        } else if token.elementsEqual("HTTP/2".utf8) || token.elementsEqual("HTTP/2.0".utf8) {
+            version = .http2
+        } else if token.elementsEqual("HTTP/1.0".utf8) {
+            version = .http1_0
+        } else if token.elementsEqual("HTTP/3".utf8) || token.elementsEqual("HTTP/3.0".utf8) {
+            version = .http3
+        } else {
+            return nil
+        }
+        // Exactly three digits, then the end of the line or the space before the reason phrase.
+        let codeStart = space + 1
+        guard line.count >= codeStart + 3, line.count == codeStart + 3 || line[codeStart + 3] == 0x20 else {
+            return nil
+        }
+        var status = 0
+        for index in codeStart..<codeStart + 3 {
+            let byte = line[index]
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            status = status * 10 + Int(byte - 0x30)
+        }
+        guard status >= 100 else { return nil }
+        return (version, status)
     }
 }

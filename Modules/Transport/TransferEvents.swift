@@ -104,19 +104,73 @@ public final class TransferEvents: AsyncSequence, Sendable {
 
     /// Delivers an event. Events after a terminal event, or after the consumer left, are dropped.
     public func yield(_ event: TransferEvent) {
-        let waiter: CheckedContinuation<TransferEvent?, Never>? = state.withLock { state in
+        handOver(event)?.resume()
+    }
+
+    /// Delivers an event like ``yield(_:)``, but when it wakes a parked consumer, appends that wake-up
+    /// to `resumptions` instead of running it: the producer resumes the batch later, once.
+    ///
+    /// Resuming a continuation schedules the consumer's task on another thread, a futex wake and a
+    /// context switch each. A producer that yields several events in a burst (a small response is a
+    /// head, a body chunk, a progress event and `.completed`) collects them and resumes each parked
+    /// consumer once, after the burst, when the later events are already queued for it. The
+    /// producer must resume the batch before it blocks or waits, or the consumer stays parked.
+    ///
+    /// ```swift
+    /// var resumptions = TransferEvents.Resumptions()
+    /// events.yield(.response(response), deferringResumeInto: &resumptions)
+    /// events.yield(.completed(metrics), deferringResumeInto: &resumptions)
+    /// resumptions.resumeAll()
+    /// ```
+    package func yield(_ event: TransferEvent, deferringResumeInto resumptions: inout Resumptions) {
+        if let resumption = handOver(event) { resumptions.pending.append(resumption) }
+    }
+
+    /// Consumer wake-ups held back by ``yield(_:deferringResumeInto:)``.
+    package struct Resumptions: ~Copyable {
+        fileprivate var pending: [Resumption] = []
+
+        /// An empty batch.
+        package init() {}
+
+        /// Whether no wake-up is held back.
+        package var isEmpty: Bool { pending.isEmpty }
+
+        /// Resumes every held-back consumer, in the order their events were yielded, and empties the
+        /// batch (its storage is kept for the next one).
+        package mutating func resumeAll() {
+            guard !pending.isEmpty else { return }
+            for resumption in pending { resumption.resume() }
+            pending.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// A parked consumer and the event it was handed.
+    fileprivate struct Resumption {
+        let waiter: CheckedContinuation<TransferEvent?, Never>
+        let event: TransferEvent
+
+        func resume() { waiter.resume(returning: event) }
+    }
+
+    /// Queues `event`, or hands it to the parked consumer and returns that consumer's wake-up.
+    ///
+    /// Handing the event over (and clearing the waiter) under the lock is what makes a deferred
+    /// wake-up safe: later events queue behind it, the consumer takes them after this one, and
+    /// neither a cancellation nor a second yield can resume the same continuation again.
+    private func handOver(_ event: TransferEvent) -> Resumption? {
+        state.withLock { state in
             guard !state.terminalQueued, !state.consumerDone else { return nil }
             if event.isTerminal { state.terminalQueued = true }
             if let waiter = state.waiter, state.isEmpty {
                 state.waiter = nil
                 if event.isTerminal { state.consumerDone = true }
-                return waiter
+                return Resumption(waiter: waiter, event: event)
             }
             if case .body(let chunk) = event { state.bufferedBodyBytes += chunk.count }
             state.queue.append(event)
             return nil
         }
-        waiter?.resume(returning: event)
     }
 
     // MARK: Consumer

@@ -70,6 +70,14 @@ import Testing
         )
     }
 
+    @Test func trimsSpacesAndTabsAroundValuesAndKeepsUTF8Whole() throws {
+        let outcomes = feed([
+            "HTTP/1.1 200 OK\n", "X-Name:\t caf\u{E9} \t\n", "X-Empty: \t \r\n", "X-Inner:a  b\r\n", "\n",
+        ])
+        let expected = try HTTPHeaders([("X-Name", "caf\u{E9}"), ("X-Empty", ""), ("X-Inner", "a  b")])
+        #expect(outcomes.last == .final(status: 200, version: .http1_1, headers: expected))
+    }
+
     @Test func countsHeaderBytes() {
         var parser = ResponseHeadParser()
         for line in ["HTTP/2 200\r\n", "a: b\r\n", "\r\n"] {
