@@ -48,22 +48,40 @@ import Testing
         let base = try #require(CurlTestServers.http)
         let directory = try #require(BigTransferSpace.directory)
         let path = directory + "/courier-big-upload-\(UUID().uuidString)"
-        // A sparse file: a full gibibyte to read and send, no disk blocks.
-        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(truncate(path, off_t(Self.gibibyte)) == 0)
+        // Every mebibyte carries its own index, so a lost, repeated or reordered block changes the hash.
+        try Self.writePatternedFile(path, mebibytes: Int(Self.gibibyte >> 20))
+        let expectedDigest = try await Self.sha256(of: path)
         let result = try await CLIProcess.run(
             [
                 "upload", base.adding("/upload").absoluteString, "--file", path, "--method", "POST", "--no-proxy",
-                "--report-rss",
+                "--header", "X-Upload-Digest: sha256", "--report-rss",
             ]
         )
         let peak = result.peakRSSMiB
         print("1 GiB upload: \(result.seconds) s, peak RSS \(peak.map { "\($0)" } ?? "?") MiB")
         #expect(result.status == 0, "stderr: \(result.standardError)")
-        // The sink answers with the number of body bytes it received.
-        #expect(result.outputText == "HTTP/1.1 200 OK\n\(Self.gibibyte)\n")
+        // The sink answers with the number of body bytes it received and their SHA-256.
+        #expect(result.outputText == "HTTP/1.1 200 OK\n\(Self.gibibyte) sha256=\(expectedDigest)\n")
         #expect(try #require(peak) < Self.peakRSSLimitMiB)
+    }
+
+    /// Writes `mebibytes` MiB where each mebibyte is a byte pattern led by its own index.
+    private static func writePatternedFile(_ path: String, mebibytes: Int) throws {
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        for index in 0..<mebibytes {
+            withUnsafeBytes(of: UInt64(index).bigEndian) { block.replaceSubrange(0..<8, with: $0) }
+            try handle.write(contentsOf: block)
+        }
+    }
+
+    /// The SHA-256 of a file, from coreutils' `sha256sum`, as lowercase hex.
+    private static func sha256(of path: String) async throws -> String {
+        let output = try await runHelperProcess("/usr/bin/sha256sum", [path])
+        return String(output.outputText.prefix { $0 != " " })
     }
 
     @Test(.enabled(if: ready, "needs the servers, the courier binary and 1.5 GiB of free space"))

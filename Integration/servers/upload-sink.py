@@ -6,9 +6,13 @@ Usage: upload-sink.py UNIX-SOCKET-PATH
 nginx proxies /upload here with request buffering off, so an upload over HTTP/1.1, h2 or the unix
 socket streams through without touching the disk, and a chunked upload (no Content-Length) is counted
 too. The response body is the byte count and a newline; `X-Upload-Framing` says whether the body came
-with a Content-Length or chunked. Connections are kept alive for nginx's upstream keepalive pool.
+with a Content-Length or chunked. A request with `X-Upload-Digest: sha256` also gets the SHA-256 of
+the body, `<count> sha256=<hex>`, so a test can prove the bytes arrived intact and in order (hashing
+is opt-in because it would cap the benchmarks' POST rate). Connections are kept alive for nginx's
+upstream keepalive pool.
 """
 
+import hashlib
 import os
 import socket
 import socketserver
@@ -27,6 +31,7 @@ class Reader:
 
     def __init__(self, sock):
         self.sock = sock
+        self.digest = None
         self.buffer = bytearray()
         self.scratch = bytearray(RECEIVE_SIZE)
         self.view = memoryview(self.scratch)
@@ -49,13 +54,18 @@ class Reader:
             self.fill()
 
     def discard(self, count):
+        """Consumes `count` body bytes, feeding them to the digest when one was asked for."""
         taken = min(count, len(self.buffer))
+        if self.digest is not None:
+            self.digest.update(self.buffer[:taken])
         del self.buffer[:taken]
         count -= taken
         while count > 0:
             received = self.sock.recv_into(self.view, min(count, RECEIVE_SIZE))
             if received == 0:
                 raise Closed()
+            if self.digest is not None:
+                self.digest.update(self.view[:received])
             count -= received
 
 
@@ -93,12 +103,16 @@ class Handler(socketserver.BaseRequestHandler):
             name, _, value = line.partition(b":")
             headers[name.strip().lower()] = value.strip()
         close = headers.get(b"connection", b"").lower() == b"close"
+        wants_digest = headers.get(b"x-upload-digest", b"").lower() == b"sha256"
+        reader.digest = hashlib.sha256() if wants_digest else None
         if b"chunked" in headers.get(b"transfer-encoding", b"").lower():
             total, framing = read_chunked(reader), "chunked"
         else:
             total, framing = int(headers.get(b"content-length", b"0")), "length"
             reader.discard(total)
-        self.respond(200, f"{total}\n".encode(), framing, close)
+        summary = f"{total} sha256={reader.digest.hexdigest()}" if wants_digest else f"{total}"
+        reader.digest = None
+        self.respond(200, f"{summary}\n".encode(), framing, close)
         return not close
 
     def respond(self, status, body, framing, close):
