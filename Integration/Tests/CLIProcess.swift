@@ -85,23 +85,28 @@ struct CLIResult {
 /// Runs `executable` with output in temporary files (a chatty child never blocks on a pipe) and
 /// awaits its exit through a continuation; a child still running after `timeout` is terminated, so
 /// a hang fails the test instead of stalling the run.
-func runHelperProcess(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(120)) async throws
-    -> CLIResult
-{
+func runHelperProcess(
+    _ executable: String,
+    _ arguments: [String],
+    input: Data? = nil,
+    timeout: Duration = .seconds(120)
+) async throws -> CLIResult {
     let files = FileManager.default
     let base = files.temporaryDirectory.appendingPathComponent("courier-cli-\(UUID().uuidString)")
+    let inputFile = base.appendingPathExtension("in")
     let outputFile = base.appendingPathExtension("out")
     let errorFile = base.appendingPathExtension("err")
+    try (input ?? Data()).write(to: inputFile)
     try Data().write(to: outputFile)
     try Data().write(to: errorFile)
     defer {
-        for file in [outputFile, errorFile] { try? files.removeItem(at: file) }
+        for file in [inputFile, outputFile, errorFile] { try? files.removeItem(at: file) }
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = CLIProcess.childEnvironment
-    process.standardInput = FileHandle.nullDevice
+    process.standardInput = input == nil ? FileHandle.nullDevice : try FileHandle(forReadingFrom: inputFile)
     process.standardOutput = try FileHandle(forWritingTo: outputFile)
     process.standardError = try FileHandle(forWritingTo: errorFile)
     let clock = ContinuousClock()

@@ -23,52 +23,13 @@ enum IntegrationEnvironment {
     }
 }
 
-/// The outcome of a helper process.
-struct ToolResult {
-    let status: Int32
-    let standardOutput: Data
-    let standardError: String
-}
-
 /// Runs a helper script under the test Python, feeding `input` on stdin.
-///
-/// Input and output go through temporary files, so a chatty child never blocks on a full pipe, and
-/// the calling task awaits the child's exit through a continuation: no cooperative thread blocks.
-func runPythonTool(_ script: String, arguments: [String] = [], input: Data) async throws -> ToolResult {
+func runPythonTool(_ script: String, arguments: [String] = [], input: Data) async throws -> CLIResult {
     guard let python = IntegrationEnvironment.python else {
         throw ToolError(message: "COURIER_PYTHON is not set")
     }
-    let files = FileManager.default
-    let base = files.temporaryDirectory.appendingPathComponent("courier-tool-\(UUID().uuidString)")
-    let inputFile = base.appendingPathExtension("in")
-    let outputFile = base.appendingPathExtension("out")
-    let errorFile = base.appendingPathExtension("err")
-    try input.write(to: inputFile)
-    try Data().write(to: outputFile)
-    try Data().write(to: errorFile)
-    defer {
-        for file in [inputFile, outputFile, errorFile] { try? files.removeItem(at: file) }
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [IntegrationEnvironment.toolsDirectory.appendingPathComponent(script).path] + arguments
-    process.standardInput = try FileHandle(forReadingFrom: inputFile)
-    process.standardOutput = try FileHandle(forWritingTo: outputFile)
-    process.standardError = try FileHandle(forWritingTo: errorFile)
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        process.terminationHandler = { _ in continuation.resume() }
-        do {
-            try process.run()
-        } catch {
-            process.terminationHandler = nil
-            continuation.resume(throwing: error)
-        }
-    }
-    return ToolResult(
-        status: process.terminationStatus,
-        standardOutput: try Data(contentsOf: outputFile),
-        standardError: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
-    )
+    let path = IntegrationEnvironment.toolsDirectory.appendingPathComponent(script).path
+    return try await runHelperProcess(python, [path] + arguments, input: input)
 }
 
 struct ToolError: Error, CustomStringConvertible {
