@@ -21,6 +21,11 @@ public protocol TransferControlling: Sendable {
 /// let result = try await transfer.collect(upTo: 10 << 20)
 /// print(result.response.status, result.body.count)
 /// ```
+///
+/// - Important: Read ``events`` to the end, or call ``cancel()``. Backpressure pauses a transfer
+///   whose events nobody reads, and it keeps its connection until it is cancelled or the transport
+///   shuts down. (Releasing the transfer does not cancel it: a temporary `HTTPTransfer` is often
+///   released right after its events are taken.)
 public final class HTTPTransfer: Sendable {
     /// The request as it was handed to the transport.
     public let request: HTTPRequest
