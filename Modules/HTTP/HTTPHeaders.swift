@@ -42,6 +42,14 @@ public struct HTTPHeaders: Sendable, Hashable {
             self.name = name
             self.value = value
         }
+
+        /// A field whose name and value the caller has already checked byte by byte (a response
+        /// parser that verified ``HTTPToken/isTokenByte(_:)`` and ``HTTPToken/isFieldValueByte(_:)``
+        /// while scanning the line): checking the Strings again cost a second pass per header line.
+        package init(checkedName name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// The fields in the order they were added.

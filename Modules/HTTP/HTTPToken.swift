@@ -1,6 +1,6 @@
 /// RFC 9110 §5.6.2 `tchar`: the bytes allowed in a token (header names, method names).
-enum HTTPToken {
-    static func isTokenByte(_ byte: UInt8) -> Bool {
+package enum HTTPToken {
+    package static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -16,6 +16,11 @@ enum HTTPToken {
 
     static func isToken(_ string: String) -> Bool {
         !string.utf8.isEmpty && string.utf8.allSatisfy(isTokenByte)
+    }
+
+    /// Whether `byte` may appear in a field value: anything but CR, LF and NUL (RFC 9110 §5.5).
+    package static func isFieldValueByte(_ byte: UInt8) -> Bool {
+        byte != 0x0D && byte != 0x0A && byte != 0x00
     }
 
     /// RFC 9110 §5.5: a field value may not carry CR, LF or NUL (obs-fold is not accepted either).
