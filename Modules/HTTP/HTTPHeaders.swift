@@ -44,7 +44,7 @@ public struct HTTPHeaders: Sendable, Hashable {
         }
 
         /// A field whose name and value the caller has already checked byte by byte (a response
-        /// parser that verified ``HTTPToken/isTokenByte(_:)`` and ``HTTPToken/isFieldValueByte(_:)``
+        /// parser that verified `HTTPToken.isTokenByte` and found no CR, LF or NUL
         /// while scanning the line): checking the Strings again cost a second pass per header line.
         package init(checkedName name: String, value: String) {
             self.name = name

@@ -18,11 +18,6 @@ package enum HTTPToken {
         !string.utf8.isEmpty && string.utf8.allSatisfy(isTokenByte)
     }
 
-    /// Whether `byte` may appear in a field value: anything but CR, LF and NUL (RFC 9110 §5.5).
-    package static func isFieldValueByte(_ byte: UInt8) -> Bool {
-        byte != 0x0D && byte != 0x0A && byte != 0x00
-    }
-
     /// RFC 9110 §5.5: a field value may not carry CR, LF or NUL (obs-fold is not accepted either).
     static func isValidFieldValue(_ string: String) -> Bool {
         !string.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
