@@ -109,6 +109,8 @@ struct ResponseHeadParser {
     private mutating func flushPendingField() -> Outcome? {
         guard let name = pendingName else { return nil }
         pendingName = nil
+        // A typical response head has a handful to a dozen fields.
+        if headers.isEmpty { headers.reserveCapacity(12) }
         if pendingIsChecked {
             headers.add(HTTPHeaders.Field(checkedName: name, value: pendingValue))
             return nil
