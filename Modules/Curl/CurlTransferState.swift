@@ -252,7 +252,8 @@ final class CurlTransferState {
         for field in headers {
             // `Name;` is libcurl's spelling of a header with an empty value (`Name:` removes it).
             let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
-            headerList = curl_slist_append(headerList, line)
+            let list = headerList
+            headerList = line.withCString { curl_slist_append(list, $0) }
         }
         if let headerList {
             try check(courier_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
@@ -455,7 +456,11 @@ final class CurlTransferState {
     }
 
     private func set(_ option: CURLoption, _ value: String) throws(TransportError) {
-        try check(courier_curl_easy_setopt_string(easy, option, value), "option \(option.rawValue)")
+        // `withCString`, not the implicit String-to-pointer conversion: that one copies the String
+        // into a fresh `utf8CString` array (three allocations per call), while a native String
+        // lends its own NUL-terminated storage. libcurl copies the value.
+        let code = value.withCString { courier_curl_easy_setopt_string(easy, option, $0) }
+        try check(code, "option \(option.rawValue)")
     }
 
     private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) throws(TransportError) {
