@@ -95,6 +95,10 @@ final class CurlLoop: @unchecked Sendable {
     /// error): the noticing transfer's id and socket, and the failure for every transfer on it.
     private var brokenConnections: [(id: Int, socket: Int32?, failure: TransportError)] = []
     private var cookieHandle: UnsafeMutableRawPointer?
+    /// The easy handle every transfer's handle is copied from (`CurlTransferState.makeTemplate`),
+    /// built with the first transfer; `nil` before that or when libcurl rejected an option.
+    private var transferTemplate: UnsafeMutableRawPointer?
+    private var transferTemplateBuilt = false
     private var admission: OriginAdmission
     private var ownerReleased = false
     /// Consumer wake-ups yielded during this iteration, resumed together before the loop polls.
@@ -284,9 +288,18 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private func add(_ pending: PendingTransfer) {
+        if !transferTemplateBuilt {
+            transferTemplateBuilt = true
+            transferTemplate = CurlTransferState.makeTemplate(
+                configuration: configuration,
+                resolveList: resolveList,
+                connectToList: connectToList
+            )
+        }
         let setup = CurlTransferState.make(
             pending,
             loop: self,
+            template: transferTemplate,
             share: share,
             resolveList: resolveList,
             connectToList: connectToList
@@ -430,6 +443,8 @@ final class CurlLoop: @unchecked Sendable {
         }
         if let cookieHandle { curl_easy_cleanup(cookieHandle) }
         cookieHandle = nil
+        if let transferTemplate { curl_easy_cleanup(transferTemplate) }
+        transferTemplate = nil
         curl_multi_cleanup(multi)
         curl_share_cleanup(share)
         curl_slist_free_all(resolveList)

@@ -100,22 +100,61 @@ final class CurlTransferState {
 
     // MARK: Setup
 
-    /// Builds the easy handle for `pending`, or the error that prevents it.
+    /// An easy handle carrying the options every transfer of a transport shares, or `nil` when
+    /// libcurl rejects one of them (each transfer then sets them itself and reports the rejection).
+    ///
+    /// `curl_easy_duphandle` copies its options into each transfer's handle in one pass: setting some
+    /// fifteen options per transfer (the protocol list parsed from text, the receive buffer allocated
+    /// at libcurl's default size and then reallocated) showed in the per-request profile. Only
+    /// transfer-independent values go here: function pointers, numbers, strings (libcurl copies
+    /// those) and the loop's slists, which outlive every handle. Each transfer sets its own
+    /// `CURLOPT_PRIVATE`, error buffer and callback user data over the copies.
+    static func makeTemplate(
+        configuration: CurlTransport.Configuration,
+        resolveList: UnsafeMutablePointer<curl_slist>?,
+        connectToList: UnsafeMutablePointer<curl_slist>?
+    ) -> UnsafeMutableRawPointer? {
+        guard let easy = curl_easy_init() else { return nil }
+        do {
+            try applyTransportOptions(
+                to: easy,
+                configuration: configuration,
+                resolveList: resolveList,
+                connectToList: connectToList,
+                url: nil
+            )
+            return easy
+        } catch {
+            curl_easy_cleanup(easy)
+            return nil
+        }
+    }
+
+    /// Builds the easy handle for `pending`, or the error that prevents it: a copy of `template`
+    /// when there is one (see ``makeTemplate(configuration:resolveList:connectToList:)``), else a
+    /// fresh handle that gets the transport's options itself.
     static func make(
         _ pending: PendingTransfer,
         loop: CurlLoop,
+        template: UnsafeMutableRawPointer?,
         share: UnsafeMutableRawPointer,
         resolveList: UnsafeMutablePointer<curl_slist>?,
         connectToList: UnsafeMutablePointer<curl_slist>?
     ) -> Result<CurlTransferState, TransportError> {
-        guard let easy = curl_easy_init() else {
+        let copy = template.flatMap { curl_easy_duphandle($0) }
+        guard let easy = copy ?? curl_easy_init() else {
             return .failure(
                 TransportError(category: .other, message: "curl_easy_init failed", url: pending.request.url)
             )
         }
         let transfer = CurlTransferState(pending: pending, easy: easy, loop: loop, configuration: loop.configuration)
         do {
-            try transfer.configure(share: share, resolveList: resolveList, connectToList: connectToList)
+            try transfer.configure(
+                share: share,
+                resolveList: copy == nil ? resolveList : nil,
+                connectToList: copy == nil ? connectToList : nil,
+                hasTransportOptions: copy != nil
+            )
             return .success(transfer)
         } catch {
             transfer.finished = true
@@ -124,10 +163,13 @@ final class CurlTransferState {
         }
     }
 
+    /// Sets this transfer's options; `hasTransportOptions` when the handle is a copy of the
+    /// transport's template and already carries ``applyTransportOptions(to:configuration:resolveList:connectToList:url:)``.
     private func configure(
         share: UnsafeMutableRawPointer,
         resolveList: UnsafeMutablePointer<curl_slist>?,
-        connectToList: UnsafeMutablePointer<curl_slist>?
+        connectToList: UnsafeMutablePointer<curl_slist>?,
+        hasTransportOptions: Bool
     ) throws(TransportError) {
         let configuration = loop.configuration
         let url = request.url
@@ -135,16 +177,18 @@ final class CurlTransferState {
             throw TransportError(category: .invalidRequest, message: "only http and https URLs are supported", url: url)
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
+        if !hasTransportOptions {
+            try Self.applyTransportOptions(
+                to: easy,
+                configuration: configuration,
+                resolveList: resolveList,
+                connectToList: connectToList,
+                url: url
+            )
+        }
         try set(CURLOPT_URL, url.absoluteString)
-        try set(CURLOPT_PROTOCOLS_STR, "http,https")
         try set(CURLOPT_PRIVATE, pointer: UnsafeMutableRawPointer(bitPattern: id))
         try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
-        try set(CURLOPT_NOSIGNAL, 1)
-        try set(CURLOPT_FOLLOWLOCATION, 0)
-        try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
-        try set(CURLOPT_PIPEWAIT, 1)
-        try set(CURLOPT_BUFFERSIZE, configuration.receiveBufferSize)
-        try set(CURLOPT_HTTP_VERSION, Self.curlHTTPVersion(configuration.httpVersion))
         try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(options.connectTimeout ?? configuration.connectTimeout))
         if let total = request.timeout ?? configuration.totalTimeout {
             try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(total))
@@ -158,26 +202,12 @@ final class CurlTransferState {
         }
 
         try set(CURLOPT_WRITEDATA, pointer: context)
-        try setFunction(CURLOPT_WRITEFUNCTION) { buffer, size, count, context in
-            guard let context else { return 0 }
-            let transfer = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
-            return transfer.receiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
-        }
         try set(CURLOPT_HEADERDATA, pointer: context)
-        try setFunction(CURLOPT_HEADERFUNCTION) { buffer, size, count, context in
-            guard let context else { return 0 }
-            let transfer = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
-            return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
-        }
-
-        // libcurl reports some faults it tolerates only as debug text (over-long bodies, HTTP/2
-        // GOAWAY on a socket left open). The output stays off (`CURLOPT_VERBOSE=0`, so it costs
-        // nothing) except while a response body is read: see `openNoticeWindow`.
         try set(CURLOPT_DEBUGDATA, pointer: context)
-        try check(courier_curl_easy_setopt_debug_function(easy, Self.debugCallback), "CURLOPT_DEBUGFUNCTION")
-
-        try configureRouting(configuration, resolveList: resolveList, connectToList: connectToList)
-        try configureTLS(configuration, context: context)
+        if configuration.trustInstaller != nil {
+            trustRejection = TrustRejectionNote()
+            try set(CURLOPT_SSL_CTX_DATA, pointer: context)
+        }
         if request.handlesCookies ?? (configuration.cookiePolicy == .enabled) {
             try check(courier_curl_easy_setopt_share(easy, share), "CURLOPT_SHARE")
             try set(CURLOPT_COOKIEFILE, "")
@@ -222,11 +252,47 @@ final class CurlTransferState {
         for field in headers {
             // `Name;` is libcurl's spelling of a header with an empty value (`Name:` removes it).
             let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
-            headerList = curl_slist_append(headerList, line)
+            let list = headerList
+            headerList = line.withCString { curl_slist_append(list, $0) }
         }
         if let headerList {
             try check(courier_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
         }
+    }
+
+    /// The options that are the same for every transfer of the transport (the callbacks find their
+    /// transfer through the user data each transfer sets). `url` only labels a rejection.
+    static func applyTransportOptions(
+        to easy: UnsafeMutableRawPointer,
+        configuration: CurlTransport.Configuration,
+        resolveList: UnsafeMutablePointer<curl_slist>?,
+        connectToList: UnsafeMutablePointer<curl_slist>?,
+        url: URL?
+    ) throws(TransportError) {
+        let options = EasyOptions(easy: easy, url: url)
+        try options.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try options.set(CURLOPT_NOSIGNAL, 1)
+        try options.set(CURLOPT_FOLLOWLOCATION, 0)
+        try options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        try options.set(CURLOPT_PIPEWAIT, 1)
+        try options.set(CURLOPT_BUFFERSIZE, configuration.receiveBufferSize)
+        try options.set(CURLOPT_HTTP_VERSION, curlHTTPVersion(configuration.httpVersion))
+        try options.setFunction(CURLOPT_WRITEFUNCTION) { buffer, size, count, context in
+            guard let context else { return 0 }
+            let transfer = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
+            return transfer.receiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+        }
+        try options.setFunction(CURLOPT_HEADERFUNCTION) { buffer, size, count, context in
+            guard let context else { return 0 }
+            let transfer = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
+            return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
+        }
+        // libcurl reports some faults it tolerates only as debug text (over-long bodies, HTTP/2
+        // GOAWAY on a socket left open). The output stays off (`CURLOPT_VERBOSE=0`, so it costs
+        // nothing) except while a response body is read: see `openNoticeWindow`.
+        try options.check(courier_curl_easy_setopt_debug_function(easy, debugCallback), "CURLOPT_DEBUGFUNCTION")
+        try configureRouting(options, configuration, resolveList: resolveList, connectToList: connectToList)
+        try configureTLS(options, configuration)
     }
 
     /// Whether the request carries a body: any non-empty body, and an empty one for methods whose
@@ -294,7 +360,8 @@ final class CurlTransferState {
         )
     }
 
-    private func configureRouting(
+    private static func configureRouting(
+        _ options: EasyOptions,
         _ configuration: CurlTransport.Configuration,
         resolveList: UnsafeMutablePointer<curl_slist>?,
         connectToList: UnsafeMutablePointer<curl_slist>?
@@ -303,55 +370,61 @@ final class CurlTransferState {
         case .environment:
             break
         case .none:
-            try set(CURLOPT_PROXY, "")
+            try options.set(CURLOPT_PROXY, "")
         case .explicit(let url, let credentials, let noProxy):
-            try set(CURLOPT_PROXY, url)
+            try options.set(CURLOPT_PROXY, url)
             if let credentials {
-                try set(CURLOPT_PROXYUSERNAME, credentials.user)
-                try set(CURLOPT_PROXYPASSWORD, credentials.password)
+                try options.set(CURLOPT_PROXYUSERNAME, credentials.user)
+                try options.set(CURLOPT_PROXYPASSWORD, credentials.password)
             }
-            if !noProxy.isEmpty { try set(CURLOPT_NOPROXY, noProxy.joined(separator: ",")) }
+            if !noProxy.isEmpty { try options.set(CURLOPT_NOPROXY, noProxy.joined(separator: ",")) }
         }
         if let resolveList {
-            try check(courier_curl_easy_setopt_slist(easy, CURLOPT_RESOLVE, resolveList), "CURLOPT_RESOLVE")
+            try options.check(
+                courier_curl_easy_setopt_slist(options.easy, CURLOPT_RESOLVE, resolveList),
+                "CURLOPT_RESOLVE"
+            )
         }
         if let connectToList {
-            try check(courier_curl_easy_setopt_slist(easy, CURLOPT_CONNECT_TO, connectToList), "CURLOPT_CONNECT_TO")
+            try options.check(
+                courier_curl_easy_setopt_slist(options.easy, CURLOPT_CONNECT_TO, connectToList),
+                "CURLOPT_CONNECT_TO"
+            )
         }
         if let path = configuration.unixSocketPath {
-            try set(CURLOPT_UNIX_SOCKET_PATH, path)
+            try options.set(CURLOPT_UNIX_SOCKET_PATH, path)
         }
     }
 
-    private func configureTLS(
-        _ configuration: CurlTransport.Configuration,
-        context: UnsafeMutableRawPointer
+    /// The transport's TLS options; with a trust policy each transfer also sets `CURLOPT_SSL_CTX_DATA`
+    /// to itself (see `configure`), where the callback records a rejection.
+    private static func configureTLS(
+        _ options: EasyOptions,
+        _ configuration: CurlTransport.Configuration
     ) throws(TransportError) {
         let tls = configuration.tls
-        if let caFile = tls.caFile { try set(CURLOPT_CAINFO, caFile) }
-        if let caDirectory = tls.caDirectory { try set(CURLOPT_CAPATH, caDirectory) }
+        if let caFile = tls.caFile { try options.set(CURLOPT_CAINFO, caFile) }
+        if let caDirectory = tls.caDirectory { try options.set(CURLOPT_CAPATH, caDirectory) }
         if configuration.trustInstaller != nil {
             // The policy decides: OpenSSL must still ask (VERIFYPEER, else it ignores the verify
             // callback's verdict), the host check is the policy's, and no session may be resumed
             // past it (a resumed session presents no certificate).
-            trustRejection = TrustRejectionNote()
-            try check(
-                courier_curl_easy_setopt_ssl_ctx_function(easy, Self.sslContextCallback),
+            try options.check(
+                courier_curl_easy_setopt_ssl_ctx_function(options.easy, sslContextCallback),
                 "CURLOPT_SSL_CTX_FUNCTION"
             )
-            try set(CURLOPT_SSL_CTX_DATA, pointer: context)
-            try set(CURLOPT_SSL_VERIFYPEER, 1)
-            try set(CURLOPT_SSL_VERIFYHOST, 0)
-            try set(CURLOPT_SSL_SESSIONID_CACHE, 0)
+            try options.set(CURLOPT_SSL_VERIFYPEER, 1)
+            try options.set(CURLOPT_SSL_VERIFYHOST, 0)
+            try options.set(CURLOPT_SSL_SESSIONID_CACHE, 0)
         } else {
-            try set(CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer ? 1 : 0)
-            try set(CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
+            try options.set(CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer ? 1 : 0)
+            try options.set(CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
         }
         if let identity = tls.clientCertificate {
-            try set(CURLOPT_SSLCERT, identity.path)
-            try set(CURLOPT_SSLCERTTYPE, identity.format.rawValue)
-            if let keyPath = identity.keyPath { try set(CURLOPT_SSLKEY, keyPath) }
-            if let password = identity.keyPassword { try set(CURLOPT_KEYPASSWD, password) }
+            try options.set(CURLOPT_SSLCERT, identity.path)
+            try options.set(CURLOPT_SSLCERTTYPE, identity.format.rawValue)
+            if let keyPath = identity.keyPath { try options.set(CURLOPT_SSLKEY, keyPath) }
+            if let password = identity.keyPassword { try options.set(CURLOPT_KEYPASSWD, password) }
         }
     }
 
@@ -374,12 +447,20 @@ final class CurlTransferState {
         try check(courier_curl_easy_setopt_long(easy, option, value), "option \(option.rawValue)")
     }
 
+    private func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(TransportError) {
+        try EasyOptions(easy: easy, url: request.url).check(code, what())
+    }
+
     private func setOff(_ option: CURLoption, _ value: Int64) throws(TransportError) {
         try check(courier_curl_easy_setopt_off(easy, option, curl_off_t(value)), "option \(option.rawValue)")
     }
 
     private func set(_ option: CURLoption, _ value: String) throws(TransportError) {
-        try check(courier_curl_easy_setopt_string(easy, option, value), "option \(option.rawValue)")
+        // `withCString`, not the implicit String-to-pointer conversion: that one copies the String
+        // into a fresh `utf8CString` array (three allocations per call), while a native String
+        // lends its own NUL-terminated storage. libcurl copies the value.
+        let code = value.withCString { courier_curl_easy_setopt_string(easy, option, $0) }
+        try check(code, "option \(option.rawValue)")
     }
 
     private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) throws(TransportError) {
@@ -390,17 +471,37 @@ final class CurlTransferState {
         try check(courier_curl_easy_setopt_data_function(easy, option, function), "option \(option.rawValue)")
     }
 
+}
+
+/// Option setters for one easy handle, shared by the transport's template and each transfer.
+struct EasyOptions {
+    let easy: UnsafeMutableRawPointer
+    /// The transfer's URL, to label a rejection (`nil` while the template is built).
+    let url: URL?
+
+    func set(_ option: CURLoption, _ value: Int) throws(TransportError) {
+        try check(courier_curl_easy_setopt_long(easy, option, value), "option \(option.rawValue)")
+    }
+
+    func set(_ option: CURLoption, _ value: String) throws(TransportError) {
+        try check(courier_curl_easy_setopt_string(easy, option, value), "option \(option.rawValue)")
+    }
+
+    func setFunction(_ option: CURLoption, _ function: curl_write_callback) throws(TransportError) {
+        try check(courier_curl_easy_setopt_data_function(easy, option, function), "option \(option.rawValue)")
+    }
+
     /// A rejected option is a configuration error, never a trap (see swift-corelibs-foundation#5445).
     ///
     /// `what` is built only on failure: a transfer sets some twenty options, and formatting each
     /// option's name up front showed in the per-request profile.
-    private func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(TransportError) {
+    func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(TransportError) {
         guard code == CURLE_OK else {
             throw TransportError(
                 category: code == CURLE_UNKNOWN_OPTION || code == CURLE_NOT_BUILT_IN ? .configuration : .invalidRequest,
                 code: Int(code.rawValue),
                 message: "libcurl rejected \(what()): \(String(cString: curl_easy_strerror(code)))",
-                url: request.url
+                url: url
             )
         }
     }

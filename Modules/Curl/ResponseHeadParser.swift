@@ -24,6 +24,9 @@ struct ResponseHeadParser {
     private var headers = HTTPHeaders()
     private var pendingName: String?
     private var pendingValue = ""
+    /// Whether the pending field's name is a token and its value free of CR, LF and NUL, as seen on
+    /// the bytes; when not, `HTTPHeaders` checks it again and reports what is wrong.
+    private var pendingIsChecked = false
     /// Header bytes seen so far, every head included.
     private(set) var byteCount = 0
 
@@ -61,6 +64,7 @@ struct ResponseHeadParser {
             // An obsolete folded continuation (RFC 9112 §5.2): joined to the previous value by a space.
             guard pendingName != nil else { return .malformed("a folded header line without a header") }
             pendingValue += " " + Self.trimmedString(line, from: 0)
+            if pendingIsChecked { pendingIsChecked = Self.isFieldValue(line, from: 0) }
             return .pending
         }
         if let failure = flushPendingField() { return failure }
@@ -68,13 +72,29 @@ struct ResponseHeadParser {
             let text = String(decoding: line, as: UTF8.self)
             return .malformed("header line without a colon \(text.prefix(80).debugDescription)")
         }
-        pendingName = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
+        let name = UnsafeRawBufferPointer(rebasing: line[0..<colon])
+        pendingName = String(decoding: name, as: UTF8.self)
         pendingValue = Self.trimmedString(line, from: colon + 1)
+        pendingIsChecked =
+            !name.isEmpty && name.allSatisfy(HTTPToken.isTokenByte) && Self.isFieldValue(line, from: colon + 1)
         return .pending
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09
+    }
+
+    /// Whether `line[start...]` is free of CR, LF and NUL (a superset of the trimmed value).
+    private static func isFieldValue(_ line: UnsafeRawBufferPointer, from start: Int) -> Bool {
+        var index = start
+        while index < line.count {
+            // Tested here, not through a CourierHTTP helper: a call per byte is not inlined across
+            // the module boundary (it cost about as much as the String pass it replaces).
+            let byte = line[index]
+            guard byte != 0x0D && byte != 0x0A && byte != 0x00 else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// `line[start...]` without leading and trailing spaces and tabs, as a String.
@@ -89,6 +109,12 @@ struct ResponseHeadParser {
     private mutating func flushPendingField() -> Outcome? {
         guard let name = pendingName else { return nil }
         pendingName = nil
+        // A typical response head has a handful to a dozen fields.
+        if headers.isEmpty { headers.reserveCapacity(12) }
+        if pendingIsChecked {
+            headers.add(HTTPHeaders.Field(checkedName: name, value: pendingValue))
+            return nil
+        }
         do {
             try headers.add(name: name, value: pendingValue)
         } catch {

@@ -42,6 +42,14 @@ public struct HTTPHeaders: Sendable, Hashable {
             self.name = name
             self.value = value
         }
+
+        /// A field whose name and value the caller has already checked byte by byte (a response
+        /// parser that verified `HTTPToken.isTokenByte` and found no CR, LF or NUL
+        /// while scanning the line): checking the Strings again cost a second pass per header line.
+        package init(checkedName name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// The fields in the order they were added.
@@ -89,6 +97,12 @@ public struct HTTPHeaders: Sendable, Hashable {
     /// Appends a field that has already been checked.
     public mutating func add(_ field: Field) {
         fields.append(field)
+    }
+
+    /// Makes room for `minimumCapacity` fields, so that a parser filling a head field by field
+    /// allocates once instead of growing the list at 1, 2, 4 and 8 fields.
+    package mutating func reserveCapacity(_ minimumCapacity: Int) {
+        fields.reserveCapacity(minimumCapacity)
     }
 
     /// Replaces every field of this name with one field, placed where the first one was, or appends it.

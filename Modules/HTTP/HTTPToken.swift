@@ -1,6 +1,6 @@
 /// RFC 9110 §5.6.2 `tchar`: the bytes allowed in a token (header names, method names).
-enum HTTPToken {
-    static func isTokenByte(_ byte: UInt8) -> Bool {
+package enum HTTPToken {
+    package static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):

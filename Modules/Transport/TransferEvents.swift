@@ -168,6 +168,9 @@ public final class TransferEvents: AsyncSequence, Sendable {
                 return Resumption(waiter: waiter, event: event)
             }
             if case .body(let chunk) = event { state.bufferedBodyBytes += chunk.count }
+            // Room for a small response's queued events (body, progress, completion) in one
+            // allocation: growing from empty reallocated the queue twice per transfer.
+            if state.queue.capacity == 0 { state.queue.reserveCapacity(4) }
             state.queue.append(event)
             return nil
         }
