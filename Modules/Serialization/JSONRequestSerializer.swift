@@ -32,7 +32,7 @@ public import FoundationEssentials
 /// // body {"name":"Ada","tags":["a","b"]}, Content-Type: application/json
 /// ```
 @dynamicMemberLookup
-public struct JSONRequestSerializer: RequestSerializing {
+public struct JSONRequestSerializer: HTTPRequestSerializerBased {
     /// How the JSON text is laid out.
     public struct WritingOptions: OptionSet, Sendable, Hashable {
         /// The option bits.
@@ -68,17 +68,6 @@ public struct JSONRequestSerializer: RequestSerializing {
     public init(base: HTTPRequestSerializer = HTTPRequestSerializer(), writingOptions: WritingOptions = []) {
         self.base = base
         self.writingOptions = writingOptions
-    }
-
-    /// Reads and writes the settings of ``base``, such as `timeout` or `methodsEncodingParametersInURI`.
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<HTTPRequestSerializer, Value>) -> Value {
-        get { base[keyPath: keyPath] }
-        set { base[keyPath: keyPath] = newValue }
-    }
-
-    /// Applies ``base``'s explicitly set per-request settings.
-    public func makeRequest(method: HTTPMethod, url: URL) -> HTTPRequest {
-        base.makeRequest(method: method, url: url)
     }
 
     /// Serializes `request`: a query string for URI methods, a JSON body otherwise.

@@ -23,7 +23,7 @@ public import FoundationEssentials
 /// )
 /// ```
 @dynamicMemberLookup
-public struct PropertyListRequestSerializer: RequestSerializing {
+public struct PropertyListRequestSerializer: HTTPRequestSerializerBased {
     /// A property-list file format.
     public enum Format: Sendable, Hashable {
         /// XML property list 1.0 (AFNetworking's default).
@@ -52,17 +52,6 @@ public struct PropertyListRequestSerializer: RequestSerializing {
     public init(base: HTTPRequestSerializer = HTTPRequestSerializer(), format: Format = .xml) {
         self.base = base
         self.format = format
-    }
-
-    /// Reads and writes the settings of ``base``, such as `timeout` or `methodsEncodingParametersInURI`.
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<HTTPRequestSerializer, Value>) -> Value {
-        get { base[keyPath: keyPath] }
-        set { base[keyPath: keyPath] = newValue }
-    }
-
-    /// Applies ``base``'s explicitly set per-request settings.
-    public func makeRequest(method: HTTPMethod, url: URL) -> HTTPRequest {
-        base.makeRequest(method: method, url: url)
     }
 
     /// Serializes `request`: a query string for URI methods, a property-list body otherwise.
