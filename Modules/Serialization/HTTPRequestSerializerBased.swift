@@ -4,7 +4,7 @@ public import FoundationEssentials
 /// A serializer that builds on an ``HTTPRequestSerializer``: it shares its default headers, its
 /// per-request settings and its URI methods, and adds a body format of its own.
 ///
-/// Conformers get the `base` forwarding for free: ``makeRequest(method:url:)`` applies the base's
+/// Conformers get the `base` forwarding for free: `makeRequest(method:url:)` applies the base's
 /// settings, and with `@dynamicMemberLookup` the base's properties read and write as their own.
 ///
 /// ```swift
