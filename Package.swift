@@ -66,8 +66,10 @@ let package = Package(
         ),
 
         // MARK: Unit tests (no network)
+        // The seeded generator shared by the randomised unit and integration tests (not a product).
+        .target(name: "CourierTestSupport", path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
-        .testTarget(name: "CourierSerializationTests", dependencies: ["CourierSerialization"]),
+        .testTarget(name: "CourierSerializationTests", dependencies: ["CourierSerialization", "CourierTestSupport"]),
         .testTarget(name: "CourierTransportTests", dependencies: ["CourierHTTP", "CourierTransport"]),
         .testTarget(name: "CourierTestingTests", dependencies: ["CourierHTTP", "CourierTransport", "CourierTesting"]),
         .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity"]),
@@ -83,7 +85,7 @@ let package = Package(
             name: "CourierIntegrationTests",
             dependencies: [
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
-                "CourierSecurityOpenSSL",
+                "CourierSecurityOpenSSL", "CourierTestSupport",
             ],
             path: "Integration/Tests"
         ),

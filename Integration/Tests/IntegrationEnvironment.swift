@@ -14,13 +14,6 @@ enum IntegrationEnvironment {
             .appendingPathComponent("tools")
     }
 
-    /// The seed of randomised tests: `COURIER_TEST_SEED` when set, otherwise a fresh one. Tests print it.
-    static func seed() -> UInt64 {
-        if let text = ProcessInfo.processInfo.environment["COURIER_TEST_SEED"], let seed = UInt64(text) {
-            return seed
-        }
-        return UInt64.random(in: 1...UInt64.max)
-    }
 }
 
 /// Runs a helper script under the test Python, feeding `input` on stdin.

@@ -1,32 +1,9 @@
 import CourierHTTP
 import CourierSerialization
+import CourierTestSupport
 import Foundation
 import Testing
 
-/// SplitMix64 for the round-trip corpus, so that a failure replays from its printed seed.
-struct MultipartRoundTripGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
-
-/// Forms written by `MultipartFormData` and parsed by werkzeug (`Integration/tools/werkzeug_multipart.py`).
-///
-/// Werkzeug decodes `%22` back to `"` and leaves `%0D` / `%0A` as text, so the tool compares with that
-/// model of the WHATWG escaping rather than with the raw names. Backslashes are left out of the
-/// corpus: werkzeug reads quoted parameters with RFC 9110 quoted-string rules, where `\"` is an
-/// escaped quote, while the WHATWG encoding (and so Courier, and browsers) sends a backslash as it is;
-/// a name ending in a backslash is therefore misread by werkzeug.
 @Suite struct MultipartRoundTripTests {
     struct ToolPart: Codable {
         let name: String
@@ -57,12 +34,12 @@ struct MultipartRoundTripGenerator: RandomNumberGenerator {
         "[", "]", "é", "ß", "日本", "🙂", "'", "\t", "/",
     ]
 
-    private static func text(_ random: inout MultipartRoundTripGenerator, allowEmpty: Bool) -> String {
+    private static func text(_ random: inout SeededRandom, allowEmpty: Bool) -> String {
         let count = Int.random(in: (allowEmpty ? 0 : 1)...10, using: &random)
         return (0..<count).map { _ in alphabet.randomElement(using: &random) ?? "" }.joined()
     }
 
-    private static func bytes(_ random: inout MultipartRoundTripGenerator, boundary: String) -> [UInt8] {
+    private static func bytes(_ random: inout SeededRandom, boundary: String) -> [UInt8] {
         let delimiter = Array("\r\n--\(boundary)".utf8)
         while true {
             var bytes: [UInt8] = []
@@ -88,9 +65,9 @@ struct MultipartRoundTripGenerator: RandomNumberGenerator {
 
     @Test(.enabled(if: IntegrationEnvironment.python != nil, "COURIER_PYTHON not set"))
     func werkzeugParsesRandomFormsBackToTheirParts() async throws {
-        let seed = IntegrationEnvironment.seed()
+        let seed = SeededRandom.seed()
         print("seed: \(seed)")
-        var random = MultipartRoundTripGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "courier-roundtrip-\(UUID().uuidString)"
         )

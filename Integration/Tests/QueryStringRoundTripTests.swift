@@ -1,21 +1,16 @@
 import CourierHTTP
 import CourierSerialization
+import CourierTestSupport
 import Foundation
 import Testing
 
-/// A seeded SplitMix64 generator of random ``Parameters`` for the werkzeug round trip.
+/// A seeded generator of random ``Parameters`` for the werkzeug round trip.
 private struct WerkzeugCorpusGenerator: RandomNumberGenerator {
-    private var state: UInt64
+    private var random: SeededRandom
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     static let fragments: [String] = [
         "a", "Z", "0", "-", ".", "_", "~", "/", "?", " ", "+", "%", "%20", "&", "=", "#", "[", "]", "@", "!",
@@ -100,7 +95,7 @@ private struct WerkzeugReport: Decodable {
 
     @Test(.enabled(if: IntegrationEnvironment.python != nil, "COURIER_PYTHON not set"))
     func werkzeugDecodesQueryStringsAndFormBodiesIntoTheFlattenedPairs() async throws {
-        let seed = IntegrationEnvironment.seed()
+        let seed = SeededRandom.seed()
         print("seed: \(seed)")
         var generator = WerkzeugCorpusGenerator(seed: seed)
         let serializer = HTTPRequestSerializer(preferredLanguages: [], userAgent: nil)

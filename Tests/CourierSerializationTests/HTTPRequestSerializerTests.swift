@@ -1,5 +1,6 @@
 import CourierHTTP
 import CourierSerialization
+import CourierTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -195,7 +196,7 @@ import Testing
     }
 
     @Test func encodesRandomParametersIntoURLsAndBodiesThatParseBack() throws {
-        let seed = QueryCorpusGenerator.seed()
+        let seed = SeededRandom.seed()
         print("seed: \(seed)")
         var generator = QueryCorpusGenerator(seed: seed)
         for index in 0..<300 {

@@ -1,22 +1,17 @@
 import CourierHTTP
 import CourierSerialization
+import CourierTestSupport
 import FoundationEssentials
 import Testing
 
-/// SplitMix64 generating random `JSONValue` trees; seeded so that a failure can be replayed with
+/// Generates random `JSONValue` trees; seeded so that a failure can be replayed with
 /// `COURIER_TEST_SEED`.
 struct JSONTreeGenerator {
-    private var state: UInt64
+    private var random: SeededRandom
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
@@ -104,9 +99,7 @@ struct JSONTreeGenerator {
     }
 
     @Test func randomTreesSurviveEncodingAndParsing() throws {
-        let seed =
-            ProcessInfo.processInfo.environment["COURIER_TEST_SEED"].flatMap { UInt64($0) }
-            ?? UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed()
         print("seed: \(seed)")
         var generator = JSONTreeGenerator(seed: seed)
         let serializer = JSONResponseSerializer(allowsFragments: true)

@@ -1,31 +1,8 @@
 import CourierHTTP
 import CourierSerialization
+import CourierTestSupport
 import Foundation
 import Testing
-
-/// SplitMix64: a tiny seeded generator so that a failing corpus can be replayed with its seed.
-struct MultipartCorpusGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-
-    static func seed() -> UInt64 {
-        if let text = ProcessInfo.processInfo.environment["COURIER_TEST_SEED"], let seed = UInt64(text) {
-            return seed
-        }
-        return UInt64.random(in: 1...UInt64.max)
-    }
-}
 
 @Suite struct MultipartPropertyTests {
     private struct ExpectedPart {
@@ -52,7 +29,7 @@ struct MultipartCorpusGenerator: RandomNumberGenerator {
         return result
     }
 
-    private static func randomName(_ random: inout MultipartCorpusGenerator) -> String {
+    private static func randomName(_ random: inout SeededRandom) -> String {
         (0..<Int.random(in: 0...8, using: &random)).map { _ in nameAlphabet.randomElement(using: &random) ?? "" }
             .joined()
     }
@@ -60,7 +37,7 @@ struct MultipartCorpusGenerator: RandomNumberGenerator {
     /// Random bytes with boundary look-alikes and line breaks mixed in, but never the delimiter itself
     /// (CRLF `--boundary`, counting the CRLF that precedes every body): RFC 2046 forbids it in a part,
     /// which is why boundaries are random.
-    private static func randomBytes(_ random: inout MultipartCorpusGenerator, boundary: String) -> [UInt8] {
+    private static func randomBytes(_ random: inout SeededRandom, boundary: String) -> [UInt8] {
         let delimiter = Array("\r\n--\(boundary)".utf8)
         while true {
             let bytes = randomCandidate(&random, boundary: boundary)
@@ -68,7 +45,7 @@ struct MultipartCorpusGenerator: RandomNumberGenerator {
         }
     }
 
-    private static func randomCandidate(_ random: inout MultipartCorpusGenerator, boundary: String) -> [UInt8] {
+    private static func randomCandidate(_ random: inout SeededRandom, boundary: String) -> [UInt8] {
         var bytes: [UInt8] = []
         let traps: [[UInt8]] = [
             Array("\r\n".utf8), Array("--".utf8), Array("\r\n--".utf8), Array("\r\n\r\n".utf8),
@@ -88,9 +65,9 @@ struct MultipartCorpusGenerator: RandomNumberGenerator {
     }
 
     @Test func randomFormsParseBackToTheirParts() throws {
-        let seed = MultipartCorpusGenerator.seed()
+        let seed = SeededRandom.seed()
         print("seed: \(seed)")
-        var random = MultipartCorpusGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         let directory = try MultipartTestFiles.make(Data(), name: "anchor")
         defer { MultipartTestFiles.remove(directory) }
         let folder = (directory as NSString).deletingLastPathComponent

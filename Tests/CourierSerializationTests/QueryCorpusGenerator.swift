@@ -1,30 +1,17 @@
 import CourierSerialization
+import CourierTestSupport
 import Foundation
 
-/// A seeded SplitMix64 generator that builds random ``Parameters`` for the query-string, form and
+/// A seeded generator that builds random ``Parameters`` for the query-string, form and
 /// request-serializer property tests.
 ///
 /// The seed comes from `COURIER_TEST_SEED` when set, so a failing run can be replayed.
 struct QueryCorpusGenerator: RandomNumberGenerator {
-    private var state: UInt64
+    private var random: SeededRandom
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-    /// `COURIER_TEST_SEED`, or a fresh seed.
-    static func seed() -> UInt64 {
-        if let text = ProcessInfo.processInfo.environment["COURIER_TEST_SEED"], let seed = UInt64(text) {
-            return seed
-        }
-        return UInt64.random(in: 1...UInt64.max)
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     /// Text fragments chosen to hit every escaping rule: reserved and unreserved ASCII, `%`, `+`,
     /// space, multi-byte UTF-8, emoji with modifiers, code points above U+E000 (the UTF-16 ordering

@@ -1,4 +1,5 @@
 import CourierSerialization
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -149,7 +150,7 @@ import Testing
     }
 
     @Test func matchesTheFlattenedRenderingOnRandomParameters() {
-        let seed = QueryCorpusGenerator.seed()
+        let seed = SeededRandom.seed()
         print("seed: \(seed)")
         var generator = QueryCorpusGenerator(seed: seed)
         for index in 0..<1_500 {
@@ -163,7 +164,7 @@ import Testing
     }
 
     @Test func roundTripsThroughAQueryParserOnRandomParameters() {
-        let seed = QueryCorpusGenerator.seed()
+        let seed = SeededRandom.seed()
         print("seed: \(seed)")
         var generator = QueryCorpusGenerator(seed: seed)
         for index in 0..<1_500 {
@@ -180,7 +181,7 @@ import Testing
     }
 
     @Test func ordersKeysExactlyAsTheSharedComparison() {
-        let seed = QueryCorpusGenerator.seed()
+        let seed = SeededRandom.seed()
         print("seed: \(seed)")
         var generator = QueryCorpusGenerator(seed: seed)
         for _ in 0..<2_000 {

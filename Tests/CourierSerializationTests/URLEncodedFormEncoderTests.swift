@@ -1,4 +1,5 @@
 import CourierSerialization
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -134,7 +135,7 @@ private struct Failing: Encodable {
     }
 
     @Test func matchesQueryStringEncoderOnRandomSharedParameters() throws {
-        let seed = QueryCorpusGenerator.seed()
+        let seed = SeededRandom.seed()
         print("seed: \(seed)")
         var generator = QueryCorpusGenerator(seed: seed)
         for index in 0..<1_500 {
