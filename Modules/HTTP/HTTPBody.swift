@@ -217,14 +217,7 @@ public struct HTTPBody: Sendable {
             return result
         }
         guard let reader = try makeReader() else { return result }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let outcome = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
-            switch outcome {
-            case .bytes(let count): try append(buffer[..<count])
-            case .end: return result
-            case .paused(let deadline): try await Task.sleep(until: deadline, clock: .continuous)
-            }
-        }
+        try await reader.readToEnd { chunk in try append(chunk) }
+        return result
     }
 }

@@ -50,3 +50,38 @@ public protocol HTTPBodySource: Sendable {
     /// Returns a reader positioned at the first byte.
     func makeReader() throws -> any HTTPBodyReader
 }
+
+extension HTTPBodyReader {
+    /// Reads to the end from an async context, handing each chunk to `consume`.
+    ///
+    /// A pause suspends the task with `Task.sleep` until the reader's instant, so no thread is held.
+    /// For tests, doubles and tools that drain a body in a task; a transport thread calls
+    /// ``read(into:)`` itself and never sleeps.
+    ///
+    /// ```swift
+    /// var count = 0
+    /// try await reader.readToEnd { chunk in count += chunk.count }
+    /// ```
+    /// - Parameters:
+    ///   - bufferSize: The largest chunk handed to `consume`.
+    ///   - consume: Receives each chunk; the bytes are valid only during the call.
+    /// - Throws: The reader's or `consume`'s error, or `CancellationError` when the task is cancelled.
+    public func readToEnd(
+        bufferSize: Int = 65_536,
+        _ consume: (UnsafeRawBufferPointer) throws -> Void
+    ) async throws {
+        var buffer = [UInt8](repeating: 0, count: Swift.max(1, bufferSize))
+        while true {
+            try Task.checkCancellation()
+            let outcome = try buffer.withUnsafeMutableBytes { try read(into: $0) }
+            switch outcome {
+            case .bytes(let count):
+                try buffer.withUnsafeBytes { try consume(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            case .end:
+                return
+            case .paused(let instant):
+                try await Task.sleep(until: instant, clock: .continuous)
+            }
+        }
+    }
+}

@@ -84,50 +84,30 @@ extension MultipartFormData {
         to output: Int32,
         path: String
     ) async throws(SerializationError) {
-        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
         var copied: Int64 = 0
-        while true {
-            if Task.isCancelled {
-                throw MultipartErrors.streamFailed("writing \(path.debugDescription) was cancelled")
+        do {
+            // The form's own pacing is off here; only a caller's stream source can ask to wait.
+            try await reader.readToEnd(bufferSize: 256 * 1024) { chunk in
+                try writeAll(chunk, to: output, path: path)
+                copied += Int64(chunk.count)
             }
-            let outcome: HTTPBodyReadResult
-            do {
-                outcome = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
-            } catch let error as SerializationError {
-                throw error
-            } catch {
-                throw MultipartErrors.streamFailed("a part could not be read", underlying: error)
-            }
-            switch outcome {
-            case .bytes(let count):
-                try writeAll(buffer, count: count, to: output, path: path)
-                copied += Int64(count)
-            case .end:
-                guard copied == contentLength else {
-                    throw MultipartErrors.streamFailed("wrote \(copied) bytes where the form has \(contentLength)")
-                }
-                return
-            case .paused(let instant):
-                // The form's own pacing is off here; only a caller's stream source can ask to wait.
-                // The task suspends until then; no thread is held.
-                do {
-                    try await Task.sleep(until: instant, clock: .continuous)
-                } catch {
-                    throw MultipartErrors.streamFailed(
-                        "writing \(path.debugDescription) was cancelled",
-                        underlying: error
-                    )
-                }
-            }
+        } catch let error as SerializationError {
+            throw error
+        } catch is CancellationError {
+            throw MultipartErrors.streamFailed("writing \(path.debugDescription) was cancelled")
+        } catch {
+            throw MultipartErrors.streamFailed("a part could not be read", underlying: error)
+        }
+        guard copied == contentLength else {
+            throw MultipartErrors.streamFailed("wrote \(copied) bytes where the form has \(contentLength)")
         }
     }
 
-    private func writeAll(_ buffer: [UInt8], count: Int, to output: Int32, path: String) throws(SerializationError) {
+    private func writeAll(_ chunk: UnsafeRawBufferPointer, to output: Int32, path: String) throws(SerializationError) {
         var offset = 0
+        let count = chunk.count
         while offset < count {
-            let written = buffer.withUnsafeBytes { bytes in
-                bytes.baseAddress.map { systemWrite(output, $0 + offset, count - offset) } ?? -1
-            }
+            let written = chunk.baseAddress.map { systemWrite(output, $0 + offset, count - offset) } ?? -1
             if written < 0 {
                 if errno == EINTR { continue }
                 throw MultipartErrors.streamFailed(
