@@ -16,7 +16,7 @@ struct PendingTransfer: Sendable {
     let id: Int
     let request: HTTPRequest
     let options: TransferOptions
-    let events: TransferEvents
+    let events: TransferEventSource
     let requestBodyPipe: RequestBodyPipe?
     /// The admission key, built once: the loop uses it when the transfer is admitted and released.
     let origin: String
@@ -25,7 +25,7 @@ struct PendingTransfer: Sendable {
         id: Int,
         request: HTTPRequest,
         options: TransferOptions,
-        events: TransferEvents,
+        events: TransferEventSource,
         requestBodyPipe: RequestBodyPipe?
     ) {
         self.id = id
@@ -102,7 +102,7 @@ final class CurlLoop: @unchecked Sendable {
     private var admission: OriginAdmission
     private var ownerReleased = false
     /// Consumer wake-ups yielded during this iteration, resumed together before the loop polls.
-    private var deferredResumptions = TransferEvents.Resumptions()
+    private var deferredResumptions = TransferEventSource.Resumptions()
 
     /// Creates the multi and share handles; `nil` when libcurl cannot allocate them.
     init?(configuration: CurlTransport.Configuration) {
@@ -238,7 +238,7 @@ final class CurlLoop: @unchecked Sendable {
 
     /// Yields `event` to `events` from the loop thread, keeping the consumer's wake-up for the end of
     /// the iteration.
-    func yieldDeferringResume(_ event: TransferEvent, to events: TransferEvents) {
+    func yieldDeferringResume(_ event: TransferEvent, to events: TransferEventSource) {
         events.yield(event, deferringResumeInto: &deferredResumptions)
     }
 

@@ -87,14 +87,21 @@ public final class CurlTransport: HTTPTransport {
     /// for await event in transfer.events { if case .failed(let error) = event { print(error) } }
     /// ```
     public func startTransfer(_ request: HTTPRequest, options: TransferOptions) -> HTTPTransfer {
-        let events = TransferEvents(highWaterMark: options.highWaterMark, lowWaterMark: options.lowWaterMark)
+        let (consumerEvents, events) = TransferEvents.makeEvents(
+            highWaterMark: options.highWaterMark,
+            lowWaterMark: options.lowWaterMark
+        )
         let id = nextIdentifier.add(1, ordering: .relaxed).newValue
         guard let loop else {
             let error = startupError ?? CurlLoop.shutDownError(request.url)
             events.yield(
                 .failed(TransportError(category: error.category, message: error.message, url: request.url))
             )
-            return HTTPTransfer(request: request, events: events, controller: CurlTransferControl(loop: nil, id: id))
+            return HTTPTransfer(
+                request: request,
+                events: consumerEvents,
+                controller: CurlTransferControl(loop: nil, id: id)
+            )
         }
         events.setHandlers(
             onDemand: { loop.post(.responseDemand(id)) },
@@ -111,7 +118,11 @@ public final class CurlTransport: HTTPTransport {
             pipe?.close()
             events.yield(.failed(CurlLoop.shutDownError(request.url)))
         }
-        return HTTPTransfer(request: request, events: events, controller: CurlTransferControl(loop: loop, id: id))
+        return HTTPTransfer(
+            request: request,
+            events: consumerEvents,
+            controller: CurlTransferControl(loop: loop, id: id)
+        )
     }
 
     /// Cancels every transfer in flight (they fail with `TransportError.Category.shutDown`), stops

@@ -1,12 +1,12 @@
 internal import CourierTransport
 
 /// A transfer's events as its libcurl callbacks see them: the same producer calls as
-/// ``TransferEvents``, but a yield that wakes the consumer leaves the wake-up with the loop, which
+/// `TransferEventSource`, but a yield that wakes the consumer leaves the wake-up with the loop, which
 /// resumes every wake-up of one iteration together before it polls (`CurlLoop.resumeDeferredConsumers`).
 ///
 /// Loop thread only, like the ``CurlTransferState`` that holds it.
 struct LoopBatchedEvents {
-    let events: TransferEvents
+    let events: TransferEventSource
     unowned let loop: CurlLoop
 
     func yield(_ event: TransferEvent) {

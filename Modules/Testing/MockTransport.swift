@@ -164,7 +164,10 @@ public final class MockTransport: HTTPTransport {
 
     /// Starts a scripted transfer.
     public func startTransfer(_ request: HTTPRequest, options: TransferOptions) -> HTTPTransfer {
-        let events = TransferEvents(highWaterMark: options.highWaterMark, lowWaterMark: options.lowWaterMark)
+        let (consumerEvents, events) = TransferEvents.makeEvents(
+            highWaterMark: options.highWaterMark,
+            lowWaterMark: options.lowWaterMark
+        )
         let reply = state.withLock { state -> Reply? in
             state.started.append(request)
             guard let index = state.stubs.lastIndex(where: { $0.matches(request) }) else { return nil }
@@ -184,10 +187,10 @@ public final class MockTransport: HTTPTransport {
         }
         let controller = MockTransferController(task: task, events: events, url: request.url)
         events.setHandlers(onDemand: { demand.signal() }, onTermination: { task.cancel() })
-        return HTTPTransfer(request: request, events: events, controller: controller)
+        return HTTPTransfer(request: request, events: consumerEvents, controller: controller)
     }
 
-    private func play(_ reply: Reply?, for request: HTTPRequest, demand: DemandSignal, into events: TransferEvents)
+    private func play(_ reply: Reply?, for request: HTTPRequest, demand: DemandSignal, into events: TransferEventSource)
         async
     {
         let body: Data
@@ -262,10 +265,10 @@ public final class MockTransport: HTTPTransport {
 /// Cancels the scripted task; suspension is not modelled by the mock.
 private final class MockTransferController: TransferControlling {
     let task: Task<Void, Never>
-    let events: TransferEvents
+    let events: TransferEventSource
     let url: URL
 
-    init(task: Task<Void, Never>, events: TransferEvents, url: URL) {
+    init(task: Task<Void, Never>, events: TransferEventSource, url: URL) {
         self.task = task
         self.events = events
         self.url = url

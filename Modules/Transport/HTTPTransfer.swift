@@ -37,7 +37,8 @@ public final class HTTPTransfer: Sendable {
     ///
     /// - Parameters:
     ///   - request: The request being sent.
-    ///   - events: The sequence the transport yields events to.
+    ///   - events: The consumer end of the events, made with its source by
+    ///     ``TransferEvents/makeEvents(highWaterMark:lowWaterMark:)``; the transport keeps the source.
     ///   - controller: What cancel, suspend and resume do.
     public init(request: HTTPRequest, events: TransferEvents, controller: some TransferControlling) {
         self.request = request

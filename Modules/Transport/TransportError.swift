@@ -49,6 +49,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let invalidRequest = Category("invalidRequest")
         /// The transport is misconfigured or lacks a needed capability.
         public static let configuration = Category("configuration")
+        /// The transfer's events were already iterated: a transfer has one consumer, and a second
+        /// iterator gets this failure instead of the events.
+        public static let alreadyConsumed = Category("alreadyConsumed")
         /// The transport was shut down.
         public static let shutDown = Category("shutDown")
         /// Anything else; ``TransportError/code`` and ``TransportError/message`` say more.

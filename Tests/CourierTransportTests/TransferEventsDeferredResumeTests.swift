@@ -16,18 +16,18 @@ import Testing
 
     @Test func queuesWithoutAWakeUpWhenNoConsumerIsParked() async {
         // Given
-        let events = TransferEvents(highWaterMark: 100, lowWaterMark: 10)
-        var resumptions = TransferEvents.Resumptions()
+        let (events, source) = TransferEvents.makeEvents(highWaterMark: 100, lowWaterMark: 10)
+        var resumptions = TransferEventSource.Resumptions()
 
         // When
-        events.yield(.response(.init(status: .ok)), deferringResumeInto: &resumptions)
-        events.yield(.body(Data(repeating: 1, count: 5)), deferringResumeInto: &resumptions)
-        events.yield(.completed(TransferMetrics()), deferringResumeInto: &resumptions)
+        source.yield(.response(.init(status: .ok)), deferringResumeInto: &resumptions)
+        source.yield(.body(Data(repeating: 1, count: 5)), deferringResumeInto: &resumptions)
+        source.yield(.completed(TransferMetrics()), deferringResumeInto: &resumptions)
 
         // Then: nothing to resume, the body counts against the buffer, the consumer sees all in order
         let nothingToResume = resumptions.isEmpty
         #expect(nothingToResume)
-        #expect(events.bufferedBodyBytes == 5)
+        #expect(source.bufferedBodyBytes == 5)
         var seen: [String] = []
         for await event in events { seen.append(Self.label(event)) }
         #expect(seen == ["response 200", "body 5", "completed"])
@@ -35,27 +35,28 @@ import Testing
 
     @Test func wakesTheParkedConsumerOnceWhenTheBatchIsResumed() async throws {
         // Given: a consumer that took one event and is parked waiting for the next
-        let events = TransferEvents(highWaterMark: 100, lowWaterMark: 10)
+        let (events, source) = TransferEvents.makeEvents(highWaterMark: 100, lowWaterMark: 10)
         let seen = Mutex<[String]>([])
         let consumer = Task {
             for await event in events { seen.withLock { $0.append(Self.label(event)) } }
         }
-        events.yield(.response(.init(status: .ok)))
-        while seen.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(5)) }
-        try await Task.sleep(for: .milliseconds(100))
+        source.yield(.response(.init(status: .ok)))
+        await source.waitForParkedConsumer()
+        #expect(seen.withLock { $0 } == ["response 200"])
 
         // When: a burst is yielded with the wake-up held back
-        var resumptions = TransferEvents.Resumptions()
-        events.yield(.body(Data(repeating: 1, count: 5)), deferringResumeInto: &resumptions)
-        events.yield(.body(Data(repeating: 2, count: 7)), deferringResumeInto: &resumptions)
-        events.yield(.completed(TransferMetrics()), deferringResumeInto: &resumptions)
-        try await Task.sleep(for: .milliseconds(100))
+        var resumptions = TransferEventSource.Resumptions()
+        source.yield(.body(Data(repeating: 1, count: 5)), deferringResumeInto: &resumptions)
+        source.yield(.body(Data(repeating: 2, count: 7)), deferringResumeInto: &resumptions)
+        source.yield(.completed(TransferMetrics()), deferringResumeInto: &resumptions)
+        // A negative check: only a wrongly resumed consumer could move in this time.
+        try await Task.sleep(for: .milliseconds(50))
 
         // Then: the consumer still waits; the first chunk was handed over, the rest is queued
         let heldBack = !resumptions.isEmpty
         #expect(heldBack)
         #expect(seen.withLock { $0 } == ["response 200"])
-        #expect(events.bufferedBodyBytes == 7)
+        #expect(source.bufferedBodyBytes == 7)
 
         // When
         resumptions.resumeAll()
@@ -69,23 +70,23 @@ import Testing
 
     @Test func dropsADeferredYieldAfterTheConsumerLeft() async throws {
         // Given: a consumer parked, then cancelled
-        let events = TransferEvents(highWaterMark: 100, lowWaterMark: 10)
+        let (events, source) = TransferEvents.makeEvents(highWaterMark: 100, lowWaterMark: 10)
         let consumer = Task {
             var count = 0
             for await _ in events { count += 1 }
             return count
         }
-        try await Task.sleep(for: .milliseconds(100))
+        await source.waitForParkedConsumer()
         consumer.cancel()
         #expect(await consumer.value == 0)
 
         // When
-        var resumptions = TransferEvents.Resumptions()
-        events.yield(.response(.init(status: .ok)), deferringResumeInto: &resumptions)
+        var resumptions = TransferEventSource.Resumptions()
+        source.yield(.response(.init(status: .ok)), deferringResumeInto: &resumptions)
 
         // Then: nothing is handed over or resumed twice
         let nothingHandedOver = resumptions.isEmpty
         #expect(nothingHandedOver)
-        #expect(events.isConsumerDone)
+        #expect(source.isConsumerDone)
     }
 }

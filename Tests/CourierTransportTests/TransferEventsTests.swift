@@ -9,11 +9,11 @@ import Testing
 
     @Test func deliversEventsInOrderAndEndsAfterTheTerminalEvent() async {
         // Given
-        let events = TransferEvents(highWaterMark: 100, lowWaterMark: 10)
-        events.yield(.response(.init(status: .ok)))
-        events.yield(chunk(5))
-        events.yield(.completed(TransferMetrics()))
-        events.yield(chunk(7))  // after the terminal event: dropped
+        let (events, source) = TransferEvents.makeEvents(highWaterMark: 100, lowWaterMark: 10)
+        source.yield(.response(.init(status: .ok)))
+        source.yield(chunk(5))
+        source.yield(.completed(TransferMetrics()))
+        source.yield(chunk(7))  // after the terminal event: dropped
 
         // When
         var seen: [String] = []
@@ -33,57 +33,57 @@ import Testing
     @Test func refusesBodyAtTheHighWaterMarkAndAsksAgainAtTheLowWaterMark() async {
         // Given
         let demands = Mutex(0)
-        let events = TransferEvents(highWaterMark: 100, lowWaterMark: 40)
-        events.setHandlers(onDemand: { demands.withLock { $0 += 1 } }, onTermination: {})
+        let (events, source) = TransferEvents.makeEvents(highWaterMark: 100, lowWaterMark: 40)
+        source.setHandlers(onDemand: { demands.withLock { $0 += 1 } }, onTermination: {})
 
         // When: the producer fills the buffer
         var accepted = 0
-        while events.hasRoomForBody() {
-            events.yield(chunk(30))
+        while source.hasRoomForBody() {
+            source.yield(chunk(30))
             accepted += 30
         }
 
         // Then: it stopped at the first check past the high-water mark
         #expect(accepted == 120)
-        #expect(events.bufferedBodyBytes == 120)
+        #expect(source.bufferedBodyBytes == 120)
 
         // When: the consumer drains to above the low-water mark, no demand yet
         var iterator = events.makeAsyncIterator()
         _ = await iterator.next()
         _ = await iterator.next()
-        #expect(events.bufferedBodyBytes == 60)
+        #expect(source.bufferedBodyBytes == 60)
         #expect(demands.withLock { $0 } == 0)
 
         // When: it drains to the low-water mark, the producer is called back exactly once
         _ = await iterator.next()
-        #expect(events.bufferedBodyBytes == 30)
+        #expect(source.bufferedBodyBytes == 30)
         #expect(demands.withLock { $0 } == 1)
         _ = await iterator.next()
         #expect(demands.withLock { $0 } == 1)
-        #expect(events.hasRoomForBody())
+        #expect(source.hasRoomForBody())
     }
 
     @Test func aParkedConsumerIsWokenByTheNextEvent() async {
-        let events = TransferEvents(highWaterMark: 10, lowWaterMark: 1)
+        let (events, source) = TransferEvents.makeEvents(highWaterMark: 10, lowWaterMark: 1)
         async let first: TransferEvent? = {
             var iterator = events.makeAsyncIterator()
             return await iterator.next()
         }()
-        try? await Task.sleep(for: .milliseconds(20))
-        events.yield(chunk(3))
+        await source.waitForParkedConsumer()
+        source.yield(chunk(3))
         guard case .body(let data)? = await first else {
             Issue.record("expected a body chunk")
             return
         }
         #expect(data.count == 3)
-        #expect(events.bufferedBodyBytes == 0)
+        #expect(source.bufferedBodyBytes == 0)
     }
 
     @Test func cancellingTheConsumerEndsTheSequenceAndTellsTheProducer() async {
         // Given
         let terminated = Mutex(false)
-        let events = TransferEvents(highWaterMark: 10, lowWaterMark: 1)
-        events.setHandlers(onDemand: {}, onTermination: { terminated.withLock { $0 = true } })
+        let (events, source) = TransferEvents.makeEvents(highWaterMark: 10, lowWaterMark: 1)
+        source.setHandlers(onDemand: {}, onTermination: { terminated.withLock { $0 = true } })
 
         // When
         let consumer = Task {
@@ -91,21 +91,21 @@ import Testing
             for await _ in events { count += 1 }
             return count
         }
-        try? await Task.sleep(for: .milliseconds(20))
+        await source.waitForParkedConsumer()
         consumer.cancel()
 
         // Then
         #expect(await consumer.value == 0)
         #expect(terminated.withLock { $0 })
-        #expect(events.isConsumerDone)
-        #expect(events.hasRoomForBody())  // a producer is never stuck on a consumer that left
+        #expect(source.isConsumerDone)
+        #expect(source.hasRoomForBody())  // a producer is never stuck on a consumer that left
     }
 
     @Test func droppingTheIteratorEarlyTellsTheProducer() async {
         let terminated = Mutex(false)
-        let events = TransferEvents(highWaterMark: 10, lowWaterMark: 1)
-        events.setHandlers(onDemand: {}, onTermination: { terminated.withLock { $0 = true } })
-        events.yield(chunk(1))
+        let (events, source) = TransferEvents.makeEvents(highWaterMark: 10, lowWaterMark: 1)
+        source.setHandlers(onDemand: {}, onTermination: { terminated.withLock { $0 = true } })
+        source.yield(chunk(1))
         do {
             var iterator = events.makeAsyncIterator()
             _ = await iterator.next()
@@ -115,20 +115,36 @@ import Testing
 
     @Test func finishingNormallyDoesNotReportTermination() async {
         let terminated = Mutex(false)
-        let events = TransferEvents(highWaterMark: 10, lowWaterMark: 1)
-        events.setHandlers(onDemand: {}, onTermination: { terminated.withLock { $0 = true } })
-        events.yield(.completed(TransferMetrics()))
+        let (events, source) = TransferEvents.makeEvents(highWaterMark: 10, lowWaterMark: 1)
+        source.setHandlers(onDemand: {}, onTermination: { terminated.withLock { $0 = true } })
+        source.yield(.completed(TransferMetrics()))
         for await _ in events {}
         #expect(!terminated.withLock { $0 })
     }
 
-    @Test func aSecondIteratorEndsAtOnce() async {
-        let events = TransferEvents(highWaterMark: 10, lowWaterMark: 1)
-        events.yield(chunk(1))
-        let first = events.makeAsyncIterator()
-        var second = events.makeAsyncIterator()
+    @Test func aSecondIteratorReportsAlreadyConsumedThenEnds() async {
+        // Given: a copy of the sequence, as a second holder of a transfer would have
+        let (events, source) = TransferEvents.makeEvents(highWaterMark: 10, lowWaterMark: 1)
+        let copy = events
+        source.yield(chunk(1))
+        var first = events.makeAsyncIterator()
+
+        // When
+        var second = copy.makeAsyncIterator()
+        let reported = await second.next()
+
+        // Then: the second consumer is told why it gets nothing, and the first still gets the chunk
+        guard case .failed(let error)? = reported else {
+            Issue.record("expected an alreadyConsumed failure, got \(String(describing: reported))")
+            return
+        }
+        #expect(error.category == .alreadyConsumed)
         #expect(await second.next() == nil)
-        _ = first
+        guard case .body(let data)? = await first.next() else {
+            Issue.record("the first consumer lost its event")
+            return
+        }
+        #expect(data.count == 1)
     }
 
     @Test func progressFractionNeedsAKnownTotal() {
