@@ -127,22 +127,50 @@ import Testing
         await transport.shutdown()
     }
 
+    @Test(
+        .enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"),
+        .enabled(if: CurlTestServers.hasTLS, "TEST_HTTPS_URL or TEST_CA_FILE not set")
+    )
+    func reportsRedirectsWithTheirBodiesWithoutFollowing() async throws {
+        // nginx answers each redirect with a small HTML page; it must arrive after `.redirect`, over
+        // HTTP/1.1 and over HTTP/2.
+        let transport = CurlTestServers.transport()
+        for base in [try #require(CurlTestServers.http), try #require(CurlTestServers.https)] {
+            for (path, status) in [
+                ("/redirect", 302), ("/redirect-301", 301), ("/redirect-303", 303), ("/redirect-307", 307),
+            ] {
+                let recorded = await record(transport.startTransfer(HTTPRequest(url: base.adding(path))))
+                #expect(recorded.error == nil)
+                #expect(recorded.response == nil)
+                let (head, location) = try #require(recorded.redirect)
+                #expect(head.status.code == status)
+                let expected = status == 307 ? "/upload" : "/small"
+                #expect(location.absoluteString == base.absoluteString + expected)
+                let page = String(decoding: recorded.body, as: UTF8.self)
+                #expect(page.contains("<title>\(status) "), "\(base)\(path): \(page)")
+                #expect(head.headers["Content-Length"] == String(recorded.body.count))
+                #expect(recorded.bodyChunksBeforeHead == 0)
+                #expect(recorded.metrics?.decodedBodyBytes == Int64(recorded.body.count))
+            }
+        }
+        await transport.shutdown()
+    }
+
     @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))
-    func reportsRedirectsWithoutFollowing() async throws {
+    func aRedirectsBodyNeverReachesADownloadFile() async throws {
         let base = try #require(CurlTestServers.http)
         let transport = CurlTestServers.transport()
-        for (path, status) in [
-            ("/redirect", 302), ("/redirect-301", 301), ("/redirect-303", 303), ("/redirect-307", 307),
-        ] {
-            let recorded = await record(transport.startTransfer(HTTPRequest(url: base.adding(path))))
-            #expect(recorded.error == nil)
-            #expect(recorded.response == nil)
-            #expect(recorded.redirect?.0.status.code == status)
-            let expected = status == 307 ? "/upload" : "/small"
-            #expect(recorded.redirect?.1.absoluteString == base.absoluteString + expected)
-            #expect(recorded.body.isEmpty)
-            #expect(recorded.metrics != nil)
-        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("redirect-\(UUID()).bin").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var options = TransferOptions()
+        options.destination = .file(path: path, resume: nil)
+        let recorded = await record(
+            transport.startTransfer(HTTPRequest(url: base.adding("/redirect")), options: options)
+        )
+        #expect(recorded.error == nil)
+        #expect(recorded.redirect?.0.status.code == 302)
+        let written = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        #expect(written == 0)
         await transport.shutdown()
     }
 

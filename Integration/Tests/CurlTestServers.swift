@@ -55,6 +55,8 @@ struct RecordedTransfer {
     var metrics: TransferMetrics?
     var error: TransportError?
     var eventsBeforeResponse = 0
+    /// Body chunks that arrived before any head (`.response` or `.redirect`): always a bug.
+    var bodyChunksBeforeHead = 0
 }
 
 /// Reads every event of `transfer`.
@@ -66,6 +68,7 @@ func record(_ transfer: HTTPTransfer) async -> RecordedTransfer {
         case .redirect(let response, let location): recorded.redirect = (response, location)
         case .body(let chunk):
             if recorded.response == nil { recorded.eventsBeforeResponse += 1 }
+            if recorded.response == nil && recorded.redirect == nil { recorded.bodyChunksBeforeHead += 1 }
             recorded.body.append(chunk)
         case .uploadProgress(let progress): recorded.uploadProgress.append(progress)
         case .downloadProgress(let progress): recorded.downloadProgress.append(progress)

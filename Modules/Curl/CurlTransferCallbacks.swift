@@ -11,7 +11,7 @@ extension CurlTransferState {
     /// `CURLOPT_HEADERFUNCTION`: one header line per call. Returns the byte count to go on; anything
     /// else makes libcurl stop with `CURLE_WRITE_ERROR`, and `pendingFailure` says why.
     func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
-        if finalResponse != nil || redirectLocation != nil { return line.count }  // trailers
+        if hasDeliveredHead { return line.count }  // trailers
         if parser.byteCount + line.count > maximumHeaderSize {
             return stop(.limitExceeded, "the response head is larger than \(maximumHeaderSize) bytes")
         }
@@ -60,7 +60,11 @@ extension CurlTransferState {
         )
         if Self.redirectStatuses.contains(status), let location = redirectTarget(headers) {
             redirectLocation = location
-            discardsBody = true
+            // A redirect's body is streamed after `.redirect` (a session that does not follow returns
+            // it as the result), but never written to a download file that the next hop will fill.
+            discardsBody = download != nil
+            lastDownloadProgress = .now
+            expectedBodyBytes = DownloadFile.identityLength(headers)
             events.yield(.redirect(response, location: location))
             return lineCount
         }
@@ -140,7 +144,7 @@ extension CurlTransferState {
     /// comes before anything is counted.
     func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
         if pendingFailure != nil { return 0 }
-        if discardsBody || finalResponse == nil { return chunk.count }
+        if discardsBody || !hasDeliveredHead { return chunk.count }
         if let maximumBodySize, decodedBytes + Int64(chunk.count) > maximumBodySize {
             return stop(.limitExceeded, "the decoded response body is larger than \(maximumBodySize) bytes")
         }
@@ -262,7 +266,7 @@ extension CurlTransferState {
     }
 
     func reportUploadProgress(sent: Int64, force: Bool) {
-        guard sent != lastUploadBytes, finalResponse == nil, redirectLocation == nil else { return }
+        guard sent != lastUploadBytes, !hasDeliveredHead else { return }
         let now = ContinuousClock.now
         if !force, let last = lastUploadProgress, last.duration(to: now) < Self.progressInterval { return }
         lastUploadProgress = now
@@ -327,8 +331,8 @@ extension CurlTransferState {
                     url: request.url,
                     metrics: metrics,
                     context: CurlErrorMapping.Context(
-                        inResponseHead: finalResponse == nil && redirectLocation == nil,
-                        inResponseBody: finalResponse != nil,
+                        inResponseHead: !hasDeliveredHead,
+                        inResponseBody: hasDeliveredHead,
                         isHTTP2: metrics.protocolVersion == .http2
                     )
                 )
@@ -339,7 +343,7 @@ extension CurlTransferState {
             finish(failure: excessBodyFailure.with(metrics: metrics))
             return
         }
-        guard finalResponse != nil || redirectLocation != nil else {
+        guard hasDeliveredHead else {
             finish(
                 failure: TransportError(
                     category: .protocolViolation,
@@ -350,7 +354,9 @@ extension CurlTransferState {
             )
             return
         }
-        if finalResponse != nil && request.method != .head { reportDownloadProgress(force: true) }
+        if hasDeliveredHead && !(redirectLocation != nil && discardsBody) && request.method != .head {
+            reportDownloadProgress(force: true)
+        }
         finished = true
         requestBodyPipe?.close()
         download?.close()

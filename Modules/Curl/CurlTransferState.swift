@@ -38,6 +38,8 @@ final class CurlTransferState {
     var parser = ResponseHeadParser()
     var finalResponse: HTTPResponse?
     var redirectLocation: URL?
+    /// Whether the final head or a redirect head has been reported: body bytes count from here on.
+    var hasDeliveredHead: Bool { finalResponse != nil || redirectLocation != nil }
     /// Body bytes after a response that is not delivered (redirects, or a failed resume's error page).
     var discardsBody = false
     var decodedBytes: Int64 = 0

@@ -1,5 +1,6 @@
 public import CourierHTTP
 public import CourierTransport
+internal import FoundationEssentials
 internal import Synchronization
 
 /// The libcurl transport: one loop thread and one libcurl multi handle per instance.
@@ -12,7 +13,8 @@ internal import Synchronization
 /// running transfers finish, then stops its loop thread by itself.
 ///
 /// libcurl never follows redirects here: a redirect response arrives as
-/// `TransferEvent.redirect(_:location:)` and the transfer completes without its body.
+/// `TransferEvent.redirect(_:location:)`, its body follows as `.body` chunks (streamed transfers;
+/// a file destination never receives a redirect's body), and the transfer completes.
 ///
 /// Request headers go out as given. libcurl adds only `Host`, `Accept: */*` (when the request has
 /// no `Accept`), the body framing (`Content-Length`, or `Transfer-Encoding: chunked` for a body of
@@ -109,8 +111,19 @@ public final class CurlTransport: HTTPTransport {
         )
         var pipe: RequestBodyPipe?
         if let producer = request.body.producer {
+            let chunks: any AsyncIteratorProtocol<Data, any Error>
+            do throws(HTTPValueError) {
+                chunks = try producer.claim()
+            } catch let refusal {
+                events.yield(.failed(.requestBodyAlreadyConsumed(refusal, url: request.url)))
+                return HTTPTransfer(
+                    request: request,
+                    events: consumerEvents,
+                    controller: CurlTransferControl(loop: nil, id: id)
+                )
+            }
             let created = RequestBodyPipe(capacity: 1 << 20) { loop.post(.requestBodyReady(id)) }
-            created.start(producer)
+            created.start(chunks)
             pipe = created
         }
         let pending = PendingTransfer(id: id, request: request, options: options, events: events, requestBodyPipe: pipe)

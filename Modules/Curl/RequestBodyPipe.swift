@@ -44,10 +44,10 @@ final class RequestBodyPipe: Sendable {
         self.wake = wake
     }
 
-    /// Starts the task that drains `producer` into the pipe.
-    func start(_ producer: HTTPBody.Producer) {
+    /// Starts the task that drains a claimed producer's `chunks` into the pipe.
+    func start(_ chunks: sending any AsyncIteratorProtocol<Data, any Error>) {
         let task = Task { [self] in
-            var iterator = producer.makeAsyncIterator()
+            var iterator = chunks
             do {
                 while let chunk = try await iterator.next(isolation: nil) {
                     guard await push(chunk) else { return }

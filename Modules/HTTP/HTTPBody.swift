@@ -1,11 +1,15 @@
 public import FoundationEssentials
+internal import Synchronization
 
 /// The body of a request, for every layer: empty, bytes, a file, a replayable stream (such as a
 /// multipart form) or an async producer.
 ///
 /// Every kind but the async producer is *replayable*: ``makeReader()`` returns a fresh synchronous
 /// pull reader that a transport thread can call without blocking, and a redirect or a retry can send
-/// the body again. An async producer is consumed once.
+/// the body again. An async producer is consumed once: every copy of the body shares it, and a
+/// second read (a retry, a 307 or 308 redirect, an adapter's copy) fails with
+/// ``HTTPValueError/Code/bodyAlreadyConsumed`` instead of sending an empty or partial body. Check
+/// ``isReplayable`` before sending a body again.
 ///
 /// ```swift
 /// let json = HTTPBody(Data(#"{"name":"Ada"}"#.utf8))
@@ -30,17 +34,37 @@ public struct HTTPBody: Sendable {
         case producer
     }
 
-    /// A once-only async source of body chunks.
-    public struct Producer: Sendable {
+    /// A once-only async source of body chunks, shared by every copy of its body.
+    ///
+    /// ```swift
+    /// var chunks = try body.producer?.claim()
+    /// while let chunk = try await chunks?.next() { send(chunk) }
+    /// ```
+    public final class Producer: Sendable {
         private let sequence: any AsyncSequence<Data, any Error> & Sendable
+        private let claimed = Atomic(false)
 
         init(_ sequence: any AsyncSequence<Data, any Error> & Sendable) {
             self.sequence = sequence
         }
 
-        /// Returns an iterator over the chunks; call it once.
-        public func makeAsyncIterator() -> any AsyncIteratorProtocol<Data, any Error> {
-            sequence.makeAsyncIterator()
+        /// Whether a reader has already claimed the chunks.
+        public var isConsumed: Bool { claimed.load(ordering: .acquiring) }
+
+        /// Claims the chunks for the one reader they can have and returns its iterator.
+        ///
+        /// - Throws: ``HTTPValueError`` with ``HTTPValueError/Code/bodyAlreadyConsumed`` on every
+        ///   call after the first, from any copy of the body.
+        public func claim() throws(HTTPValueError) -> any AsyncIteratorProtocol<Data, any Error> {
+            guard claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+            else {
+                throw HTTPValueError(
+                    code: .bodyAlreadyConsumed,
+                    value: "producer",
+                    reason: "a one-shot body was already read; it cannot be sent again"
+                )
+            }
+            return sequence.makeAsyncIterator()
         }
     }
 
@@ -118,7 +142,8 @@ public struct HTTPBody: Sendable {
 
     /// A body produced by an async sequence of chunks; it is consumed once and cannot be replayed.
     ///
-    /// A transport pauses the transfer while the sequence has nothing ready.
+    /// A transport pauses the transfer while the sequence has nothing ready. Sending the body (or a
+    /// copy of it) a second time fails the transfer; see ``Producer/claim()``.
     ///
     /// ```swift
     /// let body = HTTPBody(length: nil, producer: chunks)  // sent with chunked transfer coding
@@ -198,7 +223,8 @@ public struct HTTPBody: Sendable {
     /// ```
     /// - Parameter limit: The largest body accepted.
     /// - Throws: ``HTTPValueError`` with ``HTTPValueError/Code/invalidRange`` when the body is longer
-    ///   than `limit`, or the reader's or producer's error.
+    ///   than `limit`, ``HTTPValueError/Code/bodyAlreadyConsumed`` when a one-shot body was read
+    ///   before, or the reader's or producer's error.
     public func collect(upTo limit: Int) async throws -> Data {
         var result = Data()
         func append(_ chunk: some Collection<UInt8>) throws {
@@ -212,7 +238,7 @@ public struct HTTPBody: Sendable {
             result.append(contentsOf: chunk)
         }
         if let producer {
-            var iterator = producer.makeAsyncIterator()
+            var iterator = try producer.claim()
             while let chunk = try await iterator.next(isolation: #isolation) { try append(chunk) }
             return result
         }

@@ -28,6 +28,9 @@ public struct HTTPValueError: Error, Sendable, Hashable, CustomStringConvertible
         /// A body range that lies outside its file, or a negative length.
         public static let invalidRange = Code("invalidRange")
 
+        /// A one-shot body (an async producer) that was already read: it cannot be sent again.
+        public static let bodyAlreadyConsumed = Code("bodyAlreadyConsumed")
+
         /// The code's name, for logs.
         public var description: String { name }
     }

@@ -3,10 +3,18 @@ public import FoundationEssentials
 
 /// One thing that happened to a transfer.
 ///
-/// Order: any number of ``uploadProgress(_:)`` events, then either ``redirect(_:location:)`` or
-/// ``response(_:)``, then ``body(_:)`` chunks (for a streamed body) interleaved with
-/// ``downloadProgress(_:)``, then exactly one terminal event, ``completed(_:)`` or ``failed(_:)``.
-/// A transfer that fails before a response has no ``response(_:)`` event.
+/// Order, the contract every transport keeps:
+/// 1. any number of ``uploadProgress(_:)`` events (the last one before the head);
+/// 2. one head: ``response(_:)``, or ``redirect(_:location:)`` for a redirect response;
+/// 3. the head's body as ``body(_:)`` chunks (streamed transfers) interleaved with
+///    ``downloadProgress(_:)``; a redirect's body comes here too, so a session that does not follow
+///    the redirect can return the 3xx with its body (a file destination never receives a
+///    redirect's body: the next hop fills the file);
+/// 4. exactly one terminal event, ``completed(_:)`` or ``failed(_:)``; nothing follows it.
+///
+/// A transfer that fails before a head has no ``response(_:)`` or ``redirect(_:location:)`` event.
+/// Interim (1xx) heads and an authentication challenge the transport answers itself (HTTP Digest's
+/// 401) are never reported: they are not the response.
 ///
 /// ```swift
 /// if case .body(let chunk) = event { file.write(chunk) }
@@ -15,7 +23,8 @@ public enum TransferEvent: Sendable {
     /// Request body bytes sent so far, and the total when known.
     case uploadProgress(TransferProgress)
     /// A redirect response (301, 302, 303, 307, 308 with a `Location`), with its target resolved
-    /// against the request URL. The transport does not follow it; the transfer completes next.
+    /// against the request URL. The transport does not follow it: its body follows, then the
+    /// terminal event.
     case redirect(HTTPResponse, location: URL)
     /// The final response head.
     case response(HTTPResponse)

@@ -1,3 +1,4 @@
+public import CourierHTTP
 public import FoundationEssentials
 
 /// A typed transport failure that keeps the backend's own code and message.
@@ -39,6 +40,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let contentDecodingFailed = Category("contentDecodingFailed")
         /// The request body could not be read (file vanished, producer failed, length mismatch).
         public static let requestBodyFailed = Category("requestBodyFailed")
+        /// The request's body is one-shot (an async producer) and was already sent by an earlier
+        /// transfer (a retry, a redirect, an adapter's copy): sending it again would lose data.
+        public static let requestBodyAlreadyConsumed = Category("requestBodyAlreadyConsumed")
         /// The download file could not be written or resumed.
         public static let fileFailed = Category("fileFailed")
         /// A resumed download could not be continued safely.
@@ -107,5 +111,27 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         if let url { text += " [\(url.absoluteString)]" }
         if let underlying { text += " <- \(underlying)" }
         return text
+    }
+}
+
+extension TransportError {
+    /// The failure of a transfer whose one-shot body was already read by an earlier transfer.
+    ///
+    /// ```swift
+    /// do { chunks = try producer.claim() } catch {
+    ///     source.yield(.failed(.requestBodyAlreadyConsumed(error, url: request.url)))
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - error: The body's refusal to be read again.
+    ///   - url: The URL of the transfer.
+    /// - Returns: An error of category ``Category/requestBodyAlreadyConsumed``.
+    public static func requestBodyAlreadyConsumed(_ error: HTTPValueError, url: URL) -> TransportError {
+        TransportError(
+            category: .requestBodyAlreadyConsumed,
+            message: "the request body was already sent once and cannot be replayed (a one-shot producer)",
+            url: url,
+            underlying: error
+        )
     }
 }

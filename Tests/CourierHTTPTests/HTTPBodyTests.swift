@@ -95,6 +95,27 @@ import Testing
         #expect(try await body.collect(upTo: 10) == Data("abcd".utf8))
     }
 
+    @Test func aOneShotBodyReadTwiceFailsWithATypedErrorFromEveryCopy() async throws {
+        // Given: a producer body and a copy of it, as a retry or an adapter would hold
+        let stream = AsyncThrowingStream<Data, any Error> { continuation in
+            continuation.yield(Data("once".utf8))
+            continuation.finish()
+        }
+        let body = HTTPBody(length: nil, producer: stream)
+        let copy = body
+        #expect(body.producer?.isConsumed == false)
+
+        // When: the first read takes the chunks
+        #expect(try await body.collect(upTo: 10) == Data("once".utf8))
+
+        // Then: every later read, from the body or its copy, is refused rather than empty
+        #expect(copy.producer?.isConsumed == true)
+        await #expect {
+            try await copy.collect(upTo: 10)
+        } throws: { ($0 as? HTTPValueError)?.code == .bodyAlreadyConsumed }
+        #expect(throws: HTTPValueError.self) { _ = try body.producer?.claim() }
+    }
+
     @Test func collectEnforcesItsLimit() async throws {
         let body = HTTPBody(Data(repeating: 1, count: 100))
         await #expect(throws: HTTPValueError.self) { try await body.collect(upTo: 99) }
