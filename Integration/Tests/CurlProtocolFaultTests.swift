@@ -124,6 +124,20 @@ struct ProtocolFault: Sendable, CustomTestStringConvertible {
     }
 
     @Test(.enabled(if: hasFaultServer, "FAULT_HTTP_URL, FAULT_H2_URL or TEST_CA_FILE not set"))
+    func overLongRedirectBodyIsAProtocolViolation() async throws {
+        // A redirect's body is delivered now, so the framing checks must cover it as well.
+        let transport = Self.transport { $0.httpVersion = .http1_1 }
+        let recorded = await record(
+            transport.startTransfer(HTTPRequest(url: try Self.url("/redirect-body-longer", overHTTP2: false)))
+        )
+        #expect(recorded.redirect?.0.status.code == 302)
+        #expect(recorded.error?.category == .protocolViolation)
+        #expect(recorded.error?.message == "the response body is longer than its Content-Length (10 excess bytes)")
+        #expect(recorded.body == Data("0123456789".utf8) || recorded.body.isEmpty)
+        await transport.shutdown()
+    }
+
+    @Test(.enabled(if: hasFaultServer, "FAULT_HTTP_URL, FAULT_H2_URL or TEST_CA_FILE not set"))
     func overLongBodyNeverReachesTheNextResponse() async throws {
         let transport = Self.transport { $0.httpVersion = .http1_1 }
         let longer = await record(

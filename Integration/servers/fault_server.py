@@ -305,6 +305,13 @@ async def h1_body_longer(request, reader, writer):
     return True
 
 
+@h1("/redirect-body-longer", "302 to /ok with Content-Length: 10, 20 body bytes sent, kept open")
+async def h1_redirect_body_longer(request, reader, writer):
+    head = response_head("HTTP/1.1 302 Found", [("Location", "/ok"), ("Content-Length", "10")])
+    await send(writer, head + b"0123456789ABCDEFGHIJ")
+    return True
+
+
 @h1("/body-longer-close", "Content-Length: 10, 20 bytes sent, then close")
 async def h1_body_longer_close(request, reader, writer):
     await send(writer, ok_head(10) + b"0123456789ABCDEFGHIJ")
