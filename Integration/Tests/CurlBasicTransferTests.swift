@@ -197,11 +197,9 @@ import Testing
         #expect(metrics.decodedBodyBytes == Int64(expected.utf8.count))
         #expect(metrics.responseBodyBytes < metrics.decodedBodyBytes / 4)
 
-        var options = TransferOptions()
-        options.maximumResponseBodySize = 10_000
-        let limited = await record(
-            transport.startTransfer(HTTPRequest(url: base.adding("/text.txt")), options: options)
-        )
+        var limitedRequest = HTTPRequest(url: base.adding("/text.txt"))
+        limitedRequest.maximumResponseBodySize = 10_000
+        let limited = await record(transport.startTransfer(limitedRequest))
         #expect(limited.error?.category == .limitExceeded)
         #expect(limited.body.count <= 10_000)
 

@@ -13,8 +13,9 @@ import Testing
         options.highWaterMark = 256 << 10
         options.lowWaterMark = 64 << 10
         // Paused by backpressure is not idle: a 1 s idle timeout must survive the 2 s stall.
-        options.idleTimeout = .seconds(1)
-        let transfer = transport.startTransfer(HTTPRequest(url: base.adding("/big-100m")), options: options)
+        var request = HTTPRequest(url: base.adding("/big-100m"))
+        request.idleTimeout = .seconds(1)
+        let transfer = transport.startTransfer(request, options: options)
         var received = 0
         var stalled = false
         var largestChunk = 0

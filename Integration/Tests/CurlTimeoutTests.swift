@@ -24,15 +24,44 @@ import Testing
     func enforcesIdleTimeout() async throws {
         let base = try #require(CurlTestServers.httpbin)
         let transport = CurlTestServers.transport()
-        var options = TransferOptions()
-        options.idleTimeout = .seconds(1)
+        var request = HTTPRequest(url: base.adding("/delay/5"))
+        request.idleTimeout = .seconds(1)
         let start = ContinuousClock.now
-        let recorded = await record(
-            transport.startTransfer(HTTPRequest(url: base.adding("/delay/5")), options: options)
-        )
+        let recorded = await record(transport.startTransfer(request))
         let elapsed = start.duration(to: .now)
         #expect(recorded.error?.category == .timedOut)
         #expect(elapsed < .milliseconds(3500))
+        await transport.shutdown()
+    }
+
+    @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))
+    func aRequestsSettingsWinOverTheTransportsDefaults() async throws {
+        // Given: a transport whose default body limit is far too small for /text.txt
+        let base = try #require(CurlTestServers.http)
+        let transport = CurlTestServers.transport { $0.maximumResponseBodySize = 1_000 }
+        let url = base.adding("/text.txt")
+        #expect(await record(transport.startTransfer(HTTPRequest(url: url))).error?.category == .limitExceeded)
+
+        // When: the request raises it
+        var request = HTTPRequest(url: url)
+        request.maximumResponseBodySize = 1 << 20
+        let recorded = await record(transport.startTransfer(request))
+
+        // Then
+        #expect(recorded.error == nil)
+        #expect(recorded.body.count > 1_000)
+        await transport.shutdown()
+    }
+
+    @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))
+    func rejectsImpossibleRequestSettingsWithATypedError() async throws {
+        let base = try #require(CurlTestServers.http)
+        let transport = CurlTestServers.transport()
+        var request = HTTPRequest(url: base.adding("/small"))
+        request.idleTimeout = .zero
+        let recorded = await record(transport.startTransfer(request))
+        #expect(recorded.error?.category == .invalidRequest)
+        #expect(recorded.error?.message == "idleTimeout must be positive")
         await transport.shutdown()
     }
 
@@ -52,12 +81,11 @@ import Testing
     @Test func enforcesConnectTimeoutAgainstFullBacklog() async throws {
         let listener = try FullBacklogListener()
         defer { listener.close() }
-        var options = TransferOptions()
-        options.connectTimeout = .milliseconds(500)
         let transport = CurlTestServers.transport()
-        let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/"))
+        var request = HTTPRequest(url: try #require(URL(string: "http://127.0.0.1:\(listener.port)/")))
+        request.connectTimeout = .milliseconds(500)
         let start = ContinuousClock.now
-        let recorded = await record(transport.startTransfer(HTTPRequest(url: url), options: options))
+        let recorded = await record(transport.startTransfer(request))
         let elapsed = start.duration(to: .now)
         #expect(recorded.error?.category == .timedOut)
         #expect(recorded.error?.code == 28)

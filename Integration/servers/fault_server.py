@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import logging
 import os
+import re
 import resource
 import signal
 import socket
@@ -173,6 +175,7 @@ class Request:
         self.path = parts.path or "/"
         self.query = parse_qs(parts.query)
         self.headers = headers
+        self.body_length = 0
 
     def header(self, name: str) -> str | None:
         name = name.lower()
@@ -209,11 +212,12 @@ async def read_request(reader: asyncio.StreamReader, writer: asyncio.StreamWrite
     request = Request(request_line[0], request_line[1], headers)
     if (request.header("expect") or "").lower() == "100-continue":
         await send(writer, b"HTTP/1.1 100 Continue\r\n\r\n")
-    await discard_body(reader, request)
+    request.body_length = await discard_body(reader, request)
     return request
 
 
-async def discard_body(reader: asyncio.StreamReader, request: Request) -> None:
+async def discard_body(reader: asyncio.StreamReader, request: Request) -> int:
+    """Reads the request body to its end, keeping none of it; returns its length."""
     try:
         if (request.header("transfer-encoding") or "").lower() == "chunked":
             total = 0
@@ -226,16 +230,18 @@ async def discard_body(reader: asyncio.StreamReader, request: Request) -> None:
                 if size == 0:
                     while (await asyncio.wait_for(reader.readuntil(b"\r\n"), IDLE_TIMEOUT)) != b"\r\n":
                         pass
-                    return
+                    return total
                 await asyncio.wait_for(reader.readexactly(size + 2), IDLE_TIMEOUT)
         length = int(request.header("content-length") or "0")
         if length < 0 or length > REQUEST_BODY_LIMIT:
             raise BadRequest("bad request content-length")
+        declared = length
         while length > 0:
             chunk = await asyncio.wait_for(reader.read(min(length, 65536)), IDLE_TIMEOUT)
             if not chunk:
                 raise ClientGone()
             length -= len(chunk)
+        return declared
     except (ValueError, asyncio.LimitOverrunError) as error:
         raise BadRequest("bad request body framing") from error
     except (asyncio.IncompleteReadError, asyncio.TimeoutError, ConnectionError, OSError) as error:
@@ -274,6 +280,45 @@ OK_BODY = b"ok\n"
 @h1("/ok", "correct 200 with a 3-byte body, keep-alive")
 async def h1_ok(request, reader, writer):
     await send(writer, ok_head(len(OK_BODY)) + OK_BODY)
+    return True
+
+
+DIGEST_REALM = "courier-faults"
+DIGEST_USER = "user"
+DIGEST_PASSWORD = "passwd"
+
+
+def digest_answer_is_valid(request: Request) -> bool:
+    """Checks an `Authorization: Digest` answer (RFC 7616 §3.4.1, MD5, qop=auth) for user/passwd."""
+    value = request.header("authorization") or ""
+    if not value.lower().startswith("digest "):
+        return False
+    fields = {key.lower(): quoted if quoted else bare
+              for key, quoted, bare in re.findall(r'(\w+)=(?:"([^"]*)"|([^,\s]*))', value[7:])}
+    needed = ("username", "realm", "nonce", "uri", "response", "qop", "nc", "cnonce")
+    if any(name not in fields for name in needed) or fields["username"] != DIGEST_USER:
+        return False
+    md5 = lambda text: hashlib.md5(text.encode()).hexdigest()
+    ha1 = md5(f"{DIGEST_USER}:{fields['realm']}:{DIGEST_PASSWORD}")
+    ha2 = md5(f"{request.method}:{fields['uri']}")
+    expected = md5(f"{ha1}:{fields['nonce']}:{fields['nc']}:{fields['cnonce']}:{fields['qop']}:{ha2}")
+    return fields["response"] == expected
+
+
+@h1("/digest", "HTTP Digest (MD5, qop=auth) as user/passwd, any method: a 401 challenge, then 200 "
+               "with the request body's byte count; keep-alive")
+async def h1_digest(request, reader, writer):
+    if digest_answer_is_valid(request):
+        body = f"{request.method} {request.body_length}\n".encode()
+        await send(writer, ok_head(len(body)) + body)
+        return True
+    page = b"authentication required\n"
+    challenge = f'Digest realm="{DIGEST_REALM}", qop="auth", nonce="{os.urandom(16).hex()}", algorithm=MD5'
+    head = response_head(
+        "HTTP/1.1 401 Unauthorized",
+        [("WWW-Authenticate", challenge), ("Content-Type", "text/plain"), ("Content-Length", str(len(page)))],
+    )
+    await send(writer, head + page)
     return True
 
 

@@ -106,3 +106,5 @@ const long courier_curl_pipe_multiplex = CURLPIPE_MULTIPLEX;
 const int courier_curl_seekfunc_ok = CURL_SEEKFUNC_OK;
 const int courier_curl_seekfunc_cantseek = CURL_SEEKFUNC_CANTSEEK;
 const int courier_curl_error_size = CURL_ERROR_SIZE;
+const long courier_curl_auth_basic = (long)CURLAUTH_BASIC;
+const long courier_curl_auth_digest = (long)CURLAUTH_DIGEST;

@@ -31,6 +31,17 @@ extension CurlTransferState {
         case .malformed(let reason):
             return stop(.protocolViolation, reason)
         case .final(let status, let parsedVersion, let headers):
+            if isChallengeLibcurlAnswers(status: status, headers: headers) {
+                // libcurl sends the request again with the credential; this head and its body are
+                // not the response (TransferEvent's order contract).
+                answeredChallenge = HTTPResponse(
+                    status: HTTPStatus(code: status),
+                    headers: headers,
+                    url: request.url,
+                    version: parsedVersion
+                )
+                return line.count
+            }
             return acceptFinalHead(status: status, version: parsedVersion, headers: headers, lineCount: line.count)
         }
     }
@@ -87,6 +98,20 @@ extension CurlTransferState {
     }
 
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// Whether a head is the first `401` challenge for a credential libcurl will answer (a scheme
+    /// the credential allows, named in `WWW-Authenticate`). A second `401` is the response: the
+    /// server refused the answer.
+    private func isChallengeLibcurlAnswers(status: Int, headers: HTTPHeaders) -> Bool {
+        guard status == 401, answersChallenge, answeredChallenge == nil, let credential = request.credential else {
+            return false
+        }
+        return headers.values(for: "WWW-Authenticate").contains { challenge in
+            let scheme = challenge.prefix { $0 != " " && $0 != "," }.lowercased()
+            return (scheme == "digest" && credential.schemes.contains(.digest))
+                || (scheme == "basic" && credential.schemes.contains(.basic))
+        }
+    }
 
     /// Interim heads accepted before a response: `100 Continue`, `102 Processing`, `103 Early Hints`
     /// and an h2c `101` are each sent once or a few times, never more than a handful.
@@ -318,6 +343,17 @@ extension CurlTransferState {
             finish(failure: pendingFailure.with(metrics: metrics))
             return
         }
+        if code == CURLE_SEND_FAIL_REWIND, case .pipe = requestBody {
+            // libcurl must send the body again (an authentication challenge, a connection that died
+            // before the response) and a one-shot producer cannot start over.
+            let refusal = HTTPValueError(
+                code: .bodyAlreadyConsumed,
+                value: "producer",
+                reason: "libcurl had to send the one-shot body again"
+            )
+            finish(failure: TransportError.requestBodyAlreadyConsumed(refusal, url: request.url).with(metrics: metrics))
+            return
+        }
         guard code == CURLE_OK else {
             var message = String(cString: errorBuffer)
             if code == CURLE_PEER_FAILED_VERIFICATION, let reason = trustRejection?.lastReason {
@@ -342,6 +378,12 @@ extension CurlTransferState {
         if let excessBodyFailure {
             finish(failure: excessBodyFailure.with(metrics: metrics))
             return
+        }
+        if !hasDeliveredHead, let answeredChallenge {
+            // libcurl did not send the request again (no scheme it could answer with): the
+            // challenge is the response after all, without its body.
+            finalResponse = answeredChallenge
+            events.yield(.response(answeredChallenge))
         }
         guard hasDeliveredHead else {
             finish(

@@ -58,6 +58,11 @@ final class CurlTransferState {
     var noticeWindowOpen = false
     /// Interim (`1xx`) heads received so far.
     var interimResponses = 0
+    /// Whether libcurl answers a `401` challenge itself before the real response: the request has a
+    /// credential that is not sent at once (Digest, or a choice of schemes).
+    let answersChallenge: Bool
+    /// The `401` challenge head libcurl answered; reported as the response only if no other follows.
+    var answeredChallenge: HTTPResponse?
     /// Set while the transport has a trust policy: why it rejected this transfer's connection.
     private(set) var trustRejection: TrustRejectionNote?
     var receivePaused = false
@@ -89,8 +94,9 @@ final class CurlTransferState {
         self.loop = loop
         errorBuffer = .allocate(capacity: Int(courier_curl_error_size))
         errorBuffer.initialize(repeating: 0, count: Int(courier_curl_error_size))
-        maximumBodySize = pending.options.maximumResponseBodySize ?? configuration.maximumResponseBodySize
+        maximumBodySize = pending.request.maximumResponseBodySize ?? configuration.maximumResponseBodySize
         maximumHeaderSize = configuration.maximumHeaderSize
+        answersChallenge = pending.request.credential.map { $0.schemes.contains(.digest) } ?? false
     }
 
     deinit {
@@ -191,11 +197,12 @@ final class CurlTransferState {
         try set(CURLOPT_URL, url.absoluteString)
         try set(CURLOPT_PRIVATE, pointer: UnsafeMutableRawPointer(bitPattern: id))
         try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
-        try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(options.connectTimeout ?? configuration.connectTimeout))
+        try validateRequestSettings()
+        try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout ?? configuration.connectTimeout))
         if let total = request.timeout ?? configuration.totalTimeout {
             try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(total))
         }
-        if let idle = options.idleTimeout ?? configuration.idleTimeout {
+        if let idle = request.idleTimeout ?? configuration.idleTimeout {
             try set(CURLOPT_LOW_SPEED_LIMIT, 1)
             try set(CURLOPT_LOW_SPEED_TIME, Int((Self.milliseconds(idle) + 999) / 1000))
         }
@@ -209,6 +216,9 @@ final class CurlTransferState {
         if configuration.trustInstaller != nil {
             trustRejection = TrustRejectionNote()
             try set(CURLOPT_SSL_CTX_DATA, pointer: context)
+        }
+        if let credential = request.credential {
+            try configureAuthentication(credential)
         }
         if request.handlesCookies ?? (configuration.cookiePolicy == .enabled) {
             try check(courier_curl_easy_setopt_share(easy, share), "CURLOPT_SHARE")
@@ -435,6 +445,38 @@ final class CurlTransferState {
         case .automatic: Int(CURL_HTTP_VERSION_2TLS)
         case .http1_1: Int(CURL_HTTP_VERSION_1_1)
         case .h2cUpgrade: Int(CURL_HTTP_VERSION_2_0)
+        }
+    }
+
+    /// Hands the credential to libcurl (`CURLOPT_HTTPAUTH`, `CURLOPT_USERNAME`, `CURLOPT_PASSWORD`),
+    /// which sends Basic at once and answers a Digest challenge. libcurl never follows redirects
+    /// here, so the credential only ever goes to this request's origin.
+    private func configureAuthentication(_ credential: HTTPCredential) throws(TransportError) {
+        var schemes = 0
+        if credential.schemes.contains(.basic) { schemes |= courier_curl_auth_basic }
+        if credential.schemes.contains(.digest) { schemes |= courier_curl_auth_digest }
+        guard schemes != 0 else {
+            throw TransportError(
+                category: .invalidRequest,
+                message: "the credential names no authentication scheme",
+                url: request.url
+            )
+        }
+        try set(CURLOPT_HTTPAUTH, schemes)
+        try set(CURLOPT_USERNAME, credential.user)
+        try set(CURLOPT_PASSWORD, credential.password)
+    }
+
+    /// Rejects per-request settings no transfer can honour, before libcurl sees them.
+    private func validateRequestSettings() throws(TransportError) {
+        func fail(_ message: String) -> TransportError {
+            TransportError(category: .invalidRequest, message: message, url: request.url)
+        }
+        if let timeout = request.timeout, timeout <= .zero { throw fail("timeout must be positive") }
+        if let connect = request.connectTimeout, connect <= .zero { throw fail("connectTimeout must be positive") }
+        if let idle = request.idleTimeout, idle <= .zero { throw fail("idleTimeout must be positive") }
+        if let limit = request.maximumResponseBodySize, limit < 0 {
+            throw fail("maximumResponseBodySize must not be negative")
         }
     }
 

@@ -2,14 +2,19 @@ public import FoundationEssentials
 
 /// An HTTP request: method, URL, headers, body and per-request settings.
 ///
-/// A value type: copy it, change it, send it again. Settings left `nil` take the transport's
-/// documented defaults; settings given here win over them.
+/// A value type: copy it, change it, send it again. Every per-request policy lives here, so an
+/// adapter (an interceptor of the session layer) can change it: the timeouts, cookie handling, the
+/// largest response body and the credential. Settings left `nil` take the transport's documented
+/// defaults; settings given here win over them. How the response body is delivered (a stream or a
+/// file, and buffering) is the transfer's business: see `TransferOptions` in `CourierTransport`.
 ///
 /// ```swift
 /// var request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/items")!)
 /// try request.headers.set(name: "Content-Type", value: "application/json")
 /// request.body = HTTPBody(Data(#"{"name":"Ada"}"#.utf8))
 /// request.timeout = .seconds(10)
+/// request.connectTimeout = .seconds(3)
+/// request.maximumResponseBodySize = 8 << 20
 /// ```
 public struct HTTPRequest: Sendable {
     /// The request method.
@@ -20,11 +25,24 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The body; ``HTTPBody/empty`` by default.
     public var body: HTTPBody
-    /// The longest the whole transfer may take; `nil` uses the transport's default.
+    /// The longest the whole transfer may take (connecting, sending and receiving); `nil` uses the
+    /// transport's default. This is AFNetworking's `timeoutInterval`.
     public var timeout: Duration?
+    /// The longest to wait for a connection (name lookup, TCP and TLS handshakes); `nil` uses the
+    /// transport's default.
+    public var connectTimeout: Duration?
+    /// The longest the transfer may move no bytes (a consumer's backpressure does not count); `nil`
+    /// uses the transport's default.
+    public var idleTimeout: Duration?
     /// Whether the transport's cookie store is read and written for this request; `nil` uses the
     /// transport's default.
     public var handlesCookies: Bool?
+    /// The largest decoded response body accepted; a longer one fails the transfer. `nil` uses the
+    /// transport's default.
+    public var maximumResponseBodySize: Int64?
+    /// The credential the transport answers an authentication challenge with; see
+    /// ``HTTPCredential`` for when it is sent.
+    public var credential: HTTPCredential?
 
     /// Creates a request.
     ///

@@ -1,12 +1,12 @@
-/// How one transfer is carried out: where the body goes, how much may be buffered, limits.
+/// How one transfer delivers its response body: where it goes and how much may be buffered.
 ///
-/// Every limit left `nil` takes the transport's documented default. Per-request settings carried by
-/// `HTTPRequest` (its total `timeout`, `handlesCookies`) win over these and over the transport's.
+/// Every per-request policy (timeouts, cookie handling, the largest body, credentials) lives on
+/// `HTTPRequest`, where an adapter can change it; these options only say how the bytes arrive.
 ///
 /// ```swift
 /// var options = TransferOptions()
 /// options.destination = .file(path: "/var/tmp/video.mp4", resume: nil)
-/// options.connectTimeout = .seconds(5)
+/// options.highWaterMark = 4 << 20
 /// ```
 public struct TransferOptions: Sendable {
     /// Where the response body goes.
@@ -26,13 +26,6 @@ public struct TransferOptions: Sendable {
     public var highWaterMark: Int = 1 << 20
     /// Buffered body bytes at which reading resumes.
     public var lowWaterMark: Int = 256 << 10
-    /// The longest to wait for a connection; `nil` uses the transport's default.
-    public var connectTimeout: Duration?
-    /// The longest a transfer may make no progress (the consumer's backpressure does not count);
-    /// `nil` uses the transport's default.
-    public var idleTimeout: Duration?
-    /// The largest decoded response body accepted; `nil` uses the transport's default.
-    public var maximumResponseBodySize: Int64?
 
     /// Creates default options.
     public init() {}

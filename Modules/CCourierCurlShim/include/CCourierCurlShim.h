@@ -45,6 +45,8 @@ extern const size_t courier_curl_writefunc_pause;
 extern const size_t courier_curl_readfunc_pause;
 extern const size_t courier_curl_readfunc_abort;
 extern const long courier_curl_pipe_multiplex;
+extern const long courier_curl_auth_basic;
+extern const long courier_curl_auth_digest;
 extern const int courier_curl_seekfunc_ok;
 extern const int courier_curl_seekfunc_cantseek;
 extern const int courier_curl_error_size;
