@@ -96,45 +96,38 @@ import Testing
         await transport.shutdown()
     }
 
-    @Test(.enabled(if: hasFaultServer, "FAULT_HTTP_URL not set"))
-    func aOneShotBodyThatMustBeSentTwiceFailsWithATypedError() async throws {
-        // With a choice of schemes libcurl sends the body with the first, unauthenticated request;
-        // answering the challenge needs it again, and a producer cannot start over.
-        let base = try #require(Self.faultServer)
+    /// POSTs a 20,000-byte one-shot body to the fault server's Digest endpoint.
+    static func postOneShotBody(schemes: HTTPCredential.Scheme) async throws -> Heads {
+        let base = try #require(faultServer)
         let transport = CurlTestServers.transport()
         var request = HTTPRequest(
             method: .post,
             url: base.adding("/digest"),
             body: HTTPBody(length: nil, producer: PatternProducer(chunks: 20, chunkSize: 1_000))
         )
-        request.credential = HTTPCredential(user: "user", password: "passwd", schemes: [.basic, .digest])
+        request.credential = HTTPCredential(user: "user", password: "passwd", schemes: schemes)
+        let heads = await heads(transport.startTransfer(request))
+        await transport.shutdown()
+        return heads
+    }
 
-        let heads = await Self.heads(transport.startTransfer(request))
-
+    @Test(.enabled(if: hasFaultServer, "FAULT_HTTP_URL not set"))
+    func aOneShotBodyThatMustBeSentTwiceFailsWithATypedError() async throws {
+        // With a choice of schemes libcurl sends the body with the first, unauthenticated request;
+        // answering the challenge needs it again, and a producer cannot start over.
+        let heads = try await Self.postOneShotBody(schemes: [.basic, .digest])
         #expect(heads.statuses.isEmpty)
         #expect(heads.error?.category == .requestBodyAlreadyConsumed)
-        await transport.shutdown()
     }
 
     @Test(.enabled(if: hasFaultServer, "FAULT_HTTP_URL not set"))
     func aOneShotBodyWithDigestOnlyIsSentOnceAfterAnEmptyProbe() async throws {
         // With Digest alone libcurl probes with an empty body (it knows a challenge is coming), so
         // the producer is read once, by the answered request.
-        let base = try #require(Self.faultServer)
-        let transport = CurlTestServers.transport()
-        var request = HTTPRequest(
-            method: .post,
-            url: base.adding("/digest"),
-            body: HTTPBody(length: nil, producer: PatternProducer(chunks: 20, chunkSize: 1_000))
-        )
-        request.credential = HTTPCredential(user: "user", password: "passwd", schemes: .digest)
-
-        let heads = await Self.heads(transport.startTransfer(request))
-
+        let heads = try await Self.postOneShotBody(schemes: .digest)
         #expect(heads.error == nil)
         #expect(heads.statuses == [200])
         #expect(String(decoding: heads.body, as: UTF8.self) == "POST 20000\n")
-        await transport.shutdown()
     }
 
     @Test func aCredentialsDescriptionNeverShowsThePassword() {
