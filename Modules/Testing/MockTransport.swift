@@ -3,11 +3,16 @@ public import CourierTransport
 public import FoundationEssentials
 internal import Synchronization
 
-/// A scripted transport for tests: canned responses by method and URL, and a record of every request.
+/// A scripted transport for tests: canned or computed replies by request, and a record of every
+/// request and every control call.
 ///
 /// Put it under the real session layer in an app's tests; nothing touches the network or libcurl.
-/// The request body is read in full (so tests can assert on it), then the stub's response, body
-/// chunks and completion are delivered through the same backpressured events a real transport uses.
+/// It keeps the contract of a real transport: the request body is read in full (so tests can
+/// assert on it; a one-shot body read before fails the transfer with
+/// `requestBodyAlreadyConsumed`), then the reply's steps are played through the same backpressured
+/// events, in `TransferEvent`'s order. A `.file` destination writes the file (with the resume
+/// rules of the libcurl transport), the request's `maximumResponseBodySize` is honoured, and
+/// cancel, suspend and resume are recorded and take effect.
 ///
 /// ```swift
 /// let transport = MockTransport()
@@ -19,57 +24,9 @@ internal import Synchronization
 /// A request that matches no stub fails with `TransportError` of category `.other`, naming the
 /// request, so a missing stub is reported rather than hanging.
 public final class MockTransport: HTTPTransport {
-    /// What a stub answers.
-    public struct Reply: Sendable {
-        /// The response head; its URL is filled in from the request when `nil`.
-        public var response: HTTPResponse
-        /// The body, delivered as the chunks given (at least one when not empty).
-        public var chunks: [Data]
-        /// When set, the transfer fails with this error instead of answering.
-        public var error: TransportError?
-        /// When set, the redirect target: the reply is delivered as a redirect event.
-        public var redirectLocation: URL?
-        /// How long to wait before answering (a `Task.sleep`, never blocking).
-        public var delay: Duration?
-
-        /// A response with a body.
-        ///
-        /// ```swift
-        /// let reply = MockTransport.Reply(status: 201, headers: ["Location": "/items/1"], body: Data())
-        /// ```
-        public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(), chunkSize: Int? = nil) {
-            var fields = HTTPHeaders()
-            for name in headers.keys.sorted() {
-                // Stub headers come from test code; an invalid one is dropped rather than trapping.
-                try? fields.add(name: name, value: headers[name] ?? "")
-            }
-            response = HTTPResponse(status: HTTPStatus(code: status), headers: fields)
-            chunks = Self.split(body, chunkSize: chunkSize)
-        }
-
-        /// A failure.
-        ///
-        /// ```swift
-        /// let reply = MockTransport.Reply(error: TransportError(category: .timedOut, message: "slow"))
-        /// ```
-        public init(error: TransportError) {
-            response = HTTPResponse(status: .ok)
-            chunks = []
-            self.error = error
-        }
-
-        private static func split(_ body: Data, chunkSize: Int?) -> [Data] {
-            guard !body.isEmpty else { return [] }
-            guard let chunkSize, chunkSize > 0, chunkSize < body.count else { return [body] }
-            return stride(from: body.startIndex, to: body.endIndex, by: chunkSize).map { start in
-                body[start..<Swift.min(start + chunkSize, body.endIndex)]
-            }
-        }
-    }
-
     /// A request the transport received, with its body read in full.
     public struct RecordedRequest: Sendable {
-        /// The request.
+        /// The request, as the transport sent it (with the `Range` fields a resumed download adds).
         public let request: HTTPRequest
         /// Its body bytes.
         public let body: Data
@@ -78,27 +35,70 @@ public final class MockTransport: HTTPTransport {
         public var url: URL { request.url }
     }
 
+    /// A cancel, suspend or resume call on one of the transport's transfers.
+    public struct ControlCall: Sendable, Hashable {
+        /// What was asked.
+        public enum Action: Sendable, Hashable {
+            /// `cancel()`
+            case cancel
+            /// `suspend()`
+            case suspend
+            /// `resume()`
+            case resume
+        }
+
+        /// The URL of the transfer.
+        public let url: URL
+        /// What was asked.
+        public let action: Action
+
+        /// Creates a record, to compare with ``MockTransport/controlCalls``.
+        ///
+        /// ```swift
+        /// #expect(transport.controlCalls == [.init(url: url, action: .cancel)])
+        /// ```
+        /// - Parameters:
+        ///   - url: The URL of the transfer.
+        ///   - action: What was asked.
+        public init(url: URL, action: Action) {
+            self.url = url
+            self.action = action
+        }
+    }
+
+    /// Computes a reply from the recorded request (its body read in full).
+    public typealias Responder = @Sendable (RecordedRequest) async -> Reply
+
     private struct Stub {
         let matches: @Sendable (HTTPRequest) -> Bool
-        let reply: Reply
+        let respond: Responder
         var remainingUses: Int?
     }
 
     private struct State {
         var stubs: [Stub] = []
-        var recorded: [RecordedRequest] = []
-        var started: [HTTPRequest] = []
+        /// One entry per started transfer, in start order; the body is set once it has been read.
+        var records: [(request: HTTPRequest, body: Data?)] = []
+        var controlCalls: [ControlCall] = []
     }
 
     private let state = Mutex(State())
     /// The largest request body the mock reads; longer bodies fail the transfer.
     public let maximumRequestBodySize: Int
+    /// The largest response body when a request does not say; `nil` for no limit.
+    public let maximumResponseBodySize: Int64?
 
     /// Creates a transport with no stubs.
     ///
-    /// - Parameter maximumRequestBodySize: The largest request body read into the record.
-    public init(maximumRequestBodySize: Int = 64 << 20) {
+    /// ```swift
+    /// let transport = MockTransport(maximumResponseBodySize: 1 << 20)
+    /// ```
+    /// - Parameters:
+    ///   - maximumRequestBodySize: The largest request body read into the record.
+    ///   - maximumResponseBodySize: The default response body limit (a request's own wins).
+    public init(maximumRequestBodySize: Int = 64 << 20, maximumResponseBodySize: Int64? = nil) {
         self.maximumRequestBodySize = maximumRequestBodySize
+        self.maximumResponseBodySize = maximumResponseBodySize
     }
 
     /// Answers requests that `matches` accepts with `reply`; later stubs win over earlier ones.
@@ -115,7 +115,27 @@ public final class MockTransport: HTTPTransport {
         reply: Reply,
         times: Int? = nil
     ) {
-        state.withLock { $0.stubs.append(Stub(matches: matches, reply: reply, remainingUses: times)) }
+        stub(matching: matches, times: times) { _ in reply }
+    }
+
+    /// Answers requests that `matches` accepts with the reply `respond` computes from the recorded
+    /// request; later stubs win over earlier ones.
+    ///
+    /// ```swift
+    /// transport.stub(matching: { $0.method == .post }) { recorded in
+    ///     MockTransport.Reply(status: 200, body: recorded.body)  // an echo server
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - matches: Whether the stub answers a request.
+    ///   - times: How many requests the stub answers; `nil` for every one.
+    ///   - respond: Computes the reply once the request body has been read.
+    public func stub(
+        matching matches: @escaping @Sendable (HTTPRequest) -> Bool,
+        times: Int? = nil,
+        respond: @escaping Responder
+    ) {
+        state.withLock { $0.stubs.append(Stub(matches: matches, respond: respond, remainingUses: times)) }
     }
 
     /// Answers requests for `url` (compared as absolute strings), with `method` when given.
@@ -123,6 +143,11 @@ public final class MockTransport: HTTPTransport {
     /// ```swift
     /// transport.stub(url: "https://api.example.com/items", reply: .init(status: 404))
     /// ```
+    /// - Parameters:
+    ///   - method: The method to match; any when `nil`.
+    ///   - url: The absolute URL to match.
+    ///   - reply: What the stub answers.
+    ///   - times: How many requests the stub answers; `nil` for every one.
     public func stub(method: HTTPMethod? = nil, url: String, reply: Reply, times: Int? = nil) {
         stub(
             matching: { request in
@@ -138,6 +163,12 @@ public final class MockTransport: HTTPTransport {
     /// ```swift
     /// transport.stub(url: "https://api.example.com/me", json: #"{"name":"Ada"}"#)
     /// ```
+    /// - Parameters:
+    ///   - method: The method to match; any when `nil`.
+    ///   - url: The absolute URL to match.
+    ///   - status: The status code.
+    ///   - json: The JSON text of the body.
+    ///   - times: How many requests the stub answers; `nil` for every one.
     public func stub(method: HTTPMethod? = nil, url: String, status: Int = 200, json: String, times: Int? = nil) {
         stub(
             method: method,
@@ -147,14 +178,24 @@ public final class MockTransport: HTTPTransport {
         )
     }
 
-    /// Every request whose body has been read, in the order they were started.
+    /// Every request whose body has been read, in the order the transfers were started.
     public var requests: [RecordedRequest] {
-        state.withLock { $0.recorded }
+        state.withLock { state in
+            state.records.compactMap { record in
+                record.body.map { RecordedRequest(request: record.request, body: $0) }
+            }
+        }
     }
 
-    /// Every request handed to ``startTransfer(_:options:)``, including those still reading their body.
+    /// Every request handed to ``startTransfer(_:options:)``, including those still reading their
+    /// body, in start order.
     public var startedRequests: [HTTPRequest] {
-        state.withLock { $0.started }
+        state.withLock { $0.records.map(\.request) }
+    }
+
+    /// Every cancel, suspend and resume call on this transport's transfers, in call order.
+    public var controlCalls: [ControlCall] {
+        state.withLock { $0.controlCalls }
     }
 
     /// Removes every stub and record.
@@ -162,42 +203,81 @@ public final class MockTransport: HTTPTransport {
         state.withLock { $0 = State() }
     }
 
-    /// Starts a scripted transfer.
+    /// Starts a scripted transfer and returns at once; the script plays in a task.
+    ///
+    /// ```swift
+    /// let transfer = transport.startTransfer(request, options: TransferOptions())
+    /// ```
+    /// - Parameters:
+    ///   - request: The request; its body is read in full before the reply starts.
+    ///   - options: Where the body goes (a `.file` destination is written) and the water marks.
+    /// - Returns: The transfer.
     public func startTransfer(_ request: HTTPRequest, options: TransferOptions) -> HTTPTransfer {
-        let (consumerEvents, events) = TransferEvents.makeEvents(
+        let (events, source) = TransferEvents.makeEvents(
             highWaterMark: options.highWaterMark,
             lowWaterMark: options.lowWaterMark
         )
-        let reply = state.withLock { state -> Reply? in
-            state.started.append(request)
-            guard let index = state.stubs.lastIndex(where: { $0.matches(request) }) else { return nil }
-            let stub = state.stubs[index]
-            if let remaining = stub.remainingUses {
-                if remaining <= 1 {
-                    state.stubs.remove(at: index)
-                } else {
-                    state.stubs[index].remainingUses = remaining - 1
-                }
-            }
-            return stub.reply
+        let demand = MockDemandSignal()
+        let control = MockTransferControl(source: source, url: request.url) { [weak self] action in
+            self?.state.withLock { $0.controlCalls.append(ControlCall(url: request.url, action: action)) }
         }
-        let demand = DemandSignal()
+        var player = MockTransferPlayer(
+            request: request,
+            options: options,
+            source: source,
+            control: control,
+            demand: demand,
+            maximumResponseBodySize: request.maximumResponseBodySize ?? maximumResponseBodySize
+        )
+        var sent = request
+        for field in player.file?.requestFields ?? [] {
+            sent.headers.remove(name: field.name)
+            try? sent.headers.add(name: field.name, value: field.value)
+        }
+        let (index, respond) = state.withLock { state -> (Int, Responder?) in
+            state.records.append((sent, nil))
+            return (state.records.count - 1, takeStub(for: sent, in: &state))
+        }
+        source.setHandlers(onDemand: { demand.signal() }, onTermination: { control.stopPlaying() })
         let task = Task { [self] in
-            await self.play(reply, for: request, demand: demand, into: events)
+            guard let body = await self.readBody(of: sent, source: source) else { return }
+            let recorded = RecordedRequest(request: sent, body: body)
+            self.state.withLock { $0.records[index].body = body }
+            if !body.isEmpty || sent.body.kind != .empty {
+                source.yield(.uploadProgress(TransferProgress(completed: Int64(body.count), total: sent.body.length)))
+            }
+            guard let respond else {
+                source.yield(.failed(TransportError(category: .other, message: "no stub for \(sent)", url: sent.url)))
+                return
+            }
+            await player.play(await respond(recorded), sentBytes: Int64(body.count))
         }
-        let controller = MockTransferController(task: task, events: events, url: request.url)
-        events.setHandlers(onDemand: { demand.signal() }, onTermination: { task.cancel() })
-        return HTTPTransfer(request: request, events: consumerEvents, controller: controller)
+        control.attach(task)
+        return HTTPTransfer(request: request, events: events, controller: control)
     }
 
-    private func play(_ reply: Reply?, for request: HTTPRequest, demand: DemandSignal, into events: TransferEventSource)
-        async
-    {
-        let body: Data
+    /// The responder of the newest stub that matches, using up one of its answers.
+    private func takeStub(for request: HTTPRequest, in state: inout State) -> Responder? {
+        guard let index = state.stubs.lastIndex(where: { $0.matches(request) }) else { return nil }
+        let stub = state.stubs[index]
+        if let remaining = stub.remainingUses {
+            if remaining <= 1 {
+                state.stubs.remove(at: index)
+            } else {
+                state.stubs[index].remainingUses = remaining - 1
+            }
+        }
+        return stub.respond
+    }
+
+    /// Reads the request body in full, or reports why it cannot be read and returns `nil`.
+    private func readBody(of request: HTTPRequest, source: TransferEventSource) async -> Data? {
         do {
-            body = try await request.body.collect(upTo: maximumRequestBodySize)
+            return try await request.body.collect(upTo: maximumRequestBodySize)
+        } catch let error as HTTPValueError where error.code == .bodyAlreadyConsumed {
+            source.yield(.failed(.requestBodyAlreadyConsumed(error, url: request.url)))
         } catch {
-            events.yield(
+            source.yield(
                 .failed(
                     TransportError(
                         category: .requestBodyFailed,
@@ -207,109 +287,11 @@ public final class MockTransport: HTTPTransport {
                     )
                 )
             )
-            return
         }
-        state.withLock { $0.recorded.append(RecordedRequest(request: request, body: body)) }
-        events.yield(.uploadProgress(TransferProgress(completed: Int64(body.count), total: request.body.length)))
-        guard let reply else {
-            events.yield(.failed(TransportError(category: .other, message: "no stub for \(request)", url: request.url)))
-            return
-        }
-        if let delay = reply.delay {
-            do {
-                try await Task.sleep(for: delay)
-            } catch {
-                events.yield(.failed(Self.cancelled(request.url)))
-                return
-            }
-        }
-        if let error = reply.error {
-            events.yield(.failed(error))
-            return
-        }
-        var response = reply.response
-        if response.url == nil { response.url = request.url }
-        var metrics = TransferMetrics()
-        metrics.requestBodyBytes = Int64(body.count)
-        metrics.protocolVersion = response.version
-        if let location = reply.redirectLocation {
-            events.yield(.redirect(response, location: location))
-            events.yield(.completed(metrics))
-            return
-        }
-        events.yield(.response(response))
-        let total = reply.chunks.reduce(Int64(0)) { $0 + Int64($1.count) }
-        var received: Int64 = 0
-        for chunk in reply.chunks {
-            while !Task.isCancelled && !events.hasRoomForBody() {
-                await demand.wait()
-            }
-            if Task.isCancelled {
-                events.yield(.failed(Self.cancelled(request.url)))
-                return
-            }
-            events.yield(.body(chunk))
-            received += Int64(chunk.count)
-            events.yield(.downloadProgress(TransferProgress(completed: received, total: total)))
-        }
-        metrics.responseBodyBytes = received
-        metrics.decodedBodyBytes = received
-        events.yield(.completed(metrics))
+        return nil
     }
 
     static func cancelled(_ url: URL) -> TransportError {
         TransportError(category: .cancelled, message: "the transfer was cancelled", url: url)
-    }
-}
-
-/// Cancels the scripted task; suspension is not modelled by the mock.
-private final class MockTransferController: TransferControlling {
-    let task: Task<Void, Never>
-    let events: TransferEventSource
-    let url: URL
-
-    init(task: Task<Void, Never>, events: TransferEventSource, url: URL) {
-        self.task = task
-        self.events = events
-        self.url = url
-    }
-
-    func cancel() {
-        task.cancel()
-        events.yield(.failed(MockTransport.cancelled(url)))
-    }
-
-    func suspend() {}
-    func resume() {}
-}
-
-/// Wakes the scripted producer when the consumer has drained the buffer (or the task is cancelled).
-private final class DemandSignal: Sendable {
-    private let state = Mutex<(signalled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-
-    func signal() {
-        let waiter = state.withLock { state in
-            defer { state = (state.waiter == nil, nil) }
-            return state.waiter
-        }
-        waiter?.resume()
-    }
-
-    func wait() async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = state.withLock { state in
-                    if state.signalled || Task.isCancelled {
-                        state.signalled = false
-                        return true
-                    }
-                    state.waiter = continuation
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        } onCancel: {
-            signal()
-        }
     }
 }

@@ -1,9 +1,11 @@
 public import CourierHTTP
 public import CourierTransport
+internal import Synchronization
 
 /// A transport that must never be used: every transfer fails at once and is recorded.
 ///
 /// Give it to code under test that must not touch the network, then assert that nothing was sent.
+/// The failure comes before any body byte is read, so even a one-shot body stays unread.
 ///
 /// ```swift
 /// let transport = UnimplementedTransport()
@@ -11,26 +13,42 @@ public import CourierTransport
 /// #expect(transport.attempts.isEmpty)
 /// ```
 public final class UnimplementedTransport: HTTPTransport {
-    private let recorder = MockTransport()
+    private let recorded = Mutex<[HTTPRequest]>([])
 
     /// Creates the transport.
     public init() {}
 
-    /// Every request that was attempted.
-    public var attempts: [HTTPRequest] { recorder.startedRequests }
+    /// Every request that was attempted, in order.
+    public var attempts: [HTTPRequest] { recorded.withLock { $0 } }
 
-    /// Fails the transfer with a `.configuration` error naming the request.
+    /// Fails the transfer with a `.configuration` error naming the request, reading nothing.
+    ///
+    /// - Parameters:
+    ///   - request: The request that should not have been sent.
+    ///   - options: Ignored.
+    /// - Returns: A transfer whose only event is the failure.
     public func startTransfer(_ request: HTTPRequest, options: TransferOptions) -> HTTPTransfer {
-        recorder.stub(
-            matching: { _ in true },
-            reply: MockTransport.Reply(
-                error: TransportError(
+        recorded.withLock { $0.append(request) }
+        let (events, source) = TransferEvents.makeEvents(
+            highWaterMark: options.highWaterMark,
+            lowWaterMark: options.lowWaterMark
+        )
+        source.yield(
+            .failed(
+                TransportError(
                     category: .configuration,
                     message: "UnimplementedTransport received \(request)",
                     url: request.url
                 )
             )
         )
-        return recorder.startTransfer(request, options: options)
+        return HTTPTransfer(request: request, events: events, controller: NothingToControl())
     }
+}
+
+/// The controls of a transfer that has already ended.
+private struct NothingToControl: TransferControlling {
+    func cancel() {}
+    func suspend() {}
+    func resume() {}
 }

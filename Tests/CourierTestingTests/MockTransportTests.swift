@@ -96,21 +96,24 @@ import Testing
 
     @Test func redirectsAreReportedNotFollowed() async throws {
         let transport = MockTransport()
-        var reply = MockTransport.Reply(status: 302, headers: ["Location": "/next"])
-        reply.redirectLocation = URL(string: "https://api.example.com/next")
-        transport.stub(url: url.absoluteString, reply: reply)
+        let next = try #require(URL(string: "https://api.example.com/next"))
+        transport.stub(url: url.absoluteString, reply: .redirect(to: next, body: Data("moved".utf8)))
 
         let result = try await transport.startTransfer(HTTPRequest(url: url)).collect(upTo: 10)
 
         #expect(result.response.status.code == 302)
+        #expect(result.response.headers["Location"] == "https://api.example.com/next")
         #expect(result.redirectLocation?.absoluteString == "https://api.example.com/next")
+        #expect(result.body == Data("moved".utf8))
     }
 
-    @Test func unimplementedTransportFailsAndRecords() async {
+    @Test func unimplementedTransportFailsAndRecordsWithoutReadingTheBody() async {
         let transport = UnimplementedTransport()
+        let body = HTTPBody(length: nil, producer: AsyncThrowingStream<Data, any Error> { $0.finish() })
         await #expect {
-            try await transport.startTransfer(HTTPRequest(url: url)).collect(upTo: 10)
+            try await transport.startTransfer(HTTPRequest(method: .post, url: url, body: body)).collect(upTo: 10)
         } throws: { ($0 as? TransportError)?.category == .configuration }
         #expect(transport.attempts.map(\.url) == [url])
+        #expect(body.producer?.isConsumed == false)
     }
 }
