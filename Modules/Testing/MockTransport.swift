@@ -122,9 +122,10 @@ public final class MockTransport: HTTPTransport {
     /// request; later stubs win over earlier ones.
     ///
     /// ```swift
-    /// transport.stub(matching: { $0.method == .post }) { recorded in
-    ///     MockTransport.Reply(status: 200, body: recorded.body)  // an echo server
-    /// }
+    /// transport.stub(
+    ///     matching: { $0.method == .post },
+    ///     respond: { recorded in MockTransport.Reply(status: 200, body: recorded.body) }  // an echo
+    /// )
     /// ```
     /// - Parameters:
     ///   - matches: Whether the stub answers a request.

@@ -8,6 +8,17 @@ import Testing
 @Suite struct MockTransportScriptTests {
     private let url = URL(string: "https://api.example.com/file")!
 
+    /// A partial download of `contents` in a new temporary file, and the options that resume it
+    /// after its first four bytes.
+    private func partialDownload(_ contents: String) throws -> (path: String, options: TransferOptions) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mock-\(UUID()).bin").path
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+        var options = TransferOptions()
+        let validator = ResumeValidator(offset: 4, entityTag: "\"v1\"", lastModified: nil)
+        options.destination = .file(path: path, resume: validator)
+        return (path, options)
+    }
+
     @Test func aScriptCanFailInTheMiddleOfTheBody() async throws {
         // Given
         let transport = MockTransport()
@@ -38,9 +49,10 @@ import Testing
 
     @Test func aResponderComputesTheReplyFromTheRecordedRequest() async throws {
         let transport = MockTransport()
-        transport.stub(matching: { $0.method == .post }) { recorded in
-            MockTransport.Reply(status: 200, body: Data(recorded.body.reversed()))
-        }
+        transport.stub(
+            matching: { $0.method == .post },
+            respond: { recorded in MockTransport.Reply(status: 200, body: Data(recorded.body.reversed())) }
+        )
         let request = HTTPRequest(method: .post, url: url, body: HTTPBody(Data("abc".utf8)))
         let result = try await transport.startTransfer(request).collect(upTo: 10)
         #expect(result.body == Data("cba".utf8))
@@ -75,18 +87,12 @@ import Testing
 
     @Test func aFileDestinationIsWrittenAndAResumedOneAppended() async throws {
         // Given: a partial file of 4 bytes, validated by an entity tag
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mock-\(UUID()).bin").path
+        let (path, options) = try partialDownload("0123XX")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try Data("0123XX".utf8).write(to: URL(fileURLWithPath: path))
         let transport = MockTransport()
         transport.stub(
             url: url.absoluteString,
             reply: .init(status: 206, headers: ["Content-Range": "bytes 4-9/10"], body: Data("456789".utf8))
-        )
-        var options = TransferOptions()
-        options.destination = .file(
-            path: path,
-            resume: ResumeValidator(offset: 4, entityTag: "\"v1\"", lastModified: nil)
         )
 
         // When
@@ -110,18 +116,12 @@ import Testing
     }
 
     @Test func aResumeThatStartsElsewhereFailsAndLeavesTheFile() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mock-\(UUID()).bin").path
+        let (path, options) = try partialDownload("0123")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try Data("0123".utf8).write(to: URL(fileURLWithPath: path))
         let transport = MockTransport()
         transport.stub(
             url: url.absoluteString,
             reply: .init(status: 206, headers: ["Content-Range": "bytes 0-9/10"], body: Data("0123456789".utf8))
-        )
-        var options = TransferOptions()
-        options.destination = .file(
-            path: path,
-            resume: ResumeValidator(offset: 4, entityTag: "\"v1\"", lastModified: nil)
         )
         await #expect {
             try await transport.startTransfer(HTTPRequest(url: url), options: options).collect(upTo: 100)
@@ -145,10 +145,13 @@ import Testing
         // Given: a responder the test releases, so the transfer is suspended before any step
         let (released, release) = AsyncStream<Void>.makeStream()
         let transport = MockTransport()
-        transport.stub(matching: { _ in true }) { _ in
-            for await _ in released { break }
-            return MockTransport.Reply(body: Data("late".utf8))
-        }
+        transport.stub(
+            matching: { _ in true },
+            respond: { _ in
+                for await _ in released { break }
+                return MockTransport.Reply(body: Data("late".utf8))
+            }
+        )
         let transfer = transport.startTransfer(HTTPRequest(url: url))
         transfer.suspend()
         let seen = Mutex<[String]>([])

@@ -81,19 +81,6 @@ import Testing
         #expect(maxBuffered <= 250)
     }
 
-    @Test func cancellationEndsTheTransferWithACancelledError() async {
-        let transport = MockTransport()
-        var reply = MockTransport.Reply(status: 200)
-        reply.delay = .seconds(30)
-        transport.stub(url: url.absoluteString, reply: reply)
-
-        let transfer = transport.startTransfer(HTTPRequest(url: url))
-        transfer.cancel()
-        await #expect {
-            try await transfer.collect(upTo: 10)
-        } throws: { ($0 as? TransportError)?.category == .cancelled }
-    }
-
     @Test func redirectsAreReportedNotFollowed() async throws {
         let transport = MockTransport()
         let next = try #require(URL(string: "https://api.example.com/next"))
