@@ -48,7 +48,9 @@ let examples: [Target] = [
     ),
     .testTarget(
         name: "ProfileAppTests",
-        dependencies: ["ProfileApp", courier("CourierTesting")],
+        dependencies: [
+            "ProfileApp", courier("CourierHTTP"), courier("CourierTesting"), courier("CourierTransport"),
+        ],
         path: "Examples/ProfileAppTests"
     ),
 ]
