@@ -53,6 +53,20 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// `CONNECT`
     public static let connect = HTTPMethod(known: "CONNECT")
 
+    /// Whether the method is idempotent (RFC 9110 §9.2.2): `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`
+    /// and `TRACE`. Retry policies resend only these unless told otherwise.
+    ///
+    /// ```swift
+    /// HTTPMethod.put.isIdempotent   // true
+    /// HTTPMethod.post.isIdempotent  // false
+    /// ```
+    public var isIdempotent: Bool {
+        switch rawValue {
+        case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE": true
+        default: false
+        }
+    }
+
     /// The method name.
     public var description: String { rawValue }
 }

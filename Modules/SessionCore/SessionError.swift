@@ -1,0 +1,134 @@
+public import CourierHTTP
+public import CourierSerialization
+public import CourierTransport
+public import FoundationEssentials
+
+/// Why a session task failed: the transport, the response serializer, a redirect, a retry or an
+/// interceptor, with the failing URL, the response and body when there were any, and the error
+/// underneath.
+///
+/// ``urlErrorCode`` gives AFNetworking's `NSURLErrorDomain` code (see ``Kind`` for the table), so
+/// code ported from AFNetworking can keep switching on `-1001` and `-999`.
+///
+/// ```swift
+/// do {
+///     let response = try await session.data(for: request)
+/// } catch let error where error.kind == .transport(.timedOut) {
+///     print(error.urlErrorCode)  // -1001
+/// }
+/// ```
+public struct SessionError: Error, Sendable, CustomStringConvertible {
+    /// What failed.
+    public enum Kind: Sendable, Hashable {
+        /// The transport failed; AF's code follows the category (see ``SessionError/urlErrorCode``).
+        case transport(TransportError.Category)
+        /// The response serializer (validation or decoding) failed; ``SessionError/serialization``
+        /// has AFNetworking's code and text.
+        case serialization
+        /// A redirect could not be followed: ``RedirectFailure`` says why.
+        case redirect(RedirectFailure)
+        /// A request adapter threw; the adapter's error is ``SessionError/underlying``.
+        case adaptationFailed
+        /// A retrier ended the task with its own error, ``SessionError/underlying``.
+        case retryFailed
+        /// The task was cancelled (AF's -999).
+        case cancelled
+        /// The session was invalidated or shut down before the task could run.
+        case sessionInvalidated
+        /// The whole call, across retries and redirects, passed its deadline.
+        case deadlineExceeded
+    }
+
+    /// Why a redirect was not followed.
+    public enum RedirectFailure: Error, Sendable, Hashable {
+        /// More redirects than the session allows.
+        case tooManyRedirects(limit: Int)
+        /// The chain came back to a request it had already made.
+        case loop
+        /// The target's scheme is not http or https, or goes from https to http without permission.
+        case disallowedScheme(String)
+        /// A 307 or 308 must send the body again and the body is one-shot.
+        case bodyNotReplayable
+    }
+
+    /// What failed.
+    public let kind: Kind
+    /// What went wrong, in words.
+    public let message: String
+    /// The URL of the request that failed.
+    public let failingURL: URL?
+    /// The response, when one arrived.
+    public let response: HTTPResponse?
+    /// The response body received before the failure, when any.
+    public let data: Data?
+    /// The error underneath: a `TransportError`, a `SerializationError`, or an interceptor's error.
+    public let underlying: (any Error)?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - kind: What failed.
+    ///   - message: What went wrong.
+    ///   - failingURL: The URL of the request that failed.
+    ///   - response: The response, when one arrived.
+    ///   - data: The body received, when any.
+    ///   - underlying: The error underneath.
+    public init(
+        kind: Kind,
+        message: String,
+        failingURL: URL?,
+        response: HTTPResponse? = nil,
+        data: Data? = nil,
+        underlying: (any Error)? = nil
+    ) {
+        self.kind = kind
+        self.message = message
+        self.failingURL = failingURL
+        self.response = response
+        self.data = data
+        self.underlying = underlying
+    }
+
+    /// The transport's error, when the transport failed.
+    public var transportError: TransportError? { underlying as? TransportError }
+
+    /// The serializer's error (AF's `com.alamofire.error.serialization.response` domain), when the
+    /// serializer failed.
+    public var serialization: SerializationError? { underlying as? SerializationError }
+
+    /// `"transport(timedOut): Operation timed out after 1000 milliseconds [https://example.com/slow]"`
+    public var description: String {
+        var text = "\(kind): \(message)"
+        if let failingURL { text += " [\(failingURL.absoluteString)]" }
+        return text
+    }
+}
+
+extension SessionError {
+    /// A transport failure, keeping the response and body that arrived before it.
+    static func transport(_ error: TransportError, url: URL, response: HTTPResponse?, data: Data?) -> SessionError {
+        if error.category == .cancelled {
+            return SessionError(
+                kind: .cancelled,
+                message: error.message,
+                failingURL: url,
+                response: response,
+                data: data,
+                underlying: error
+            )
+        }
+        return SessionError(
+            kind: .transport(error.category),
+            message: error.message,
+            failingURL: url,
+            response: response,
+            data: data,
+            underlying: error
+        )
+    }
+
+    /// The task was cancelled by its owner.
+    static func cancelled(_ url: URL) -> SessionError {
+        SessionError(kind: .cancelled, message: "the task was cancelled", failingURL: url)
+    }
+}

@@ -1,0 +1,105 @@
+public import CourierHTTP
+public import CourierTransport
+internal import FoundationEssentials
+
+/// Something that happened in a session, for event monitors and the session's event stream.
+///
+/// The kinds that AFNetworking posts as notifications carry its notification names
+/// (``Kind/notificationName``); FoundationEssentials has no `NotificationCenter`, so a monitor or
+/// the async stream takes their place.
+///
+/// ```swift
+/// for await event in session.events() {
+///     if case .taskCompleted = event.kind { print(event.taskIdentifier ?? -1, event.error ?? "ok") }
+/// }
+/// ```
+public struct SessionEvent: Sendable {
+    /// What happened.
+    public enum Kind: Sendable, Hashable {
+        /// A task started or went on after a suspension (AF: only when it was not already running).
+        case taskResumed
+        /// A task was suspended (AF: only when it was not already suspended).
+        case taskSuspended
+        /// A request of a task is about to be sent (each attempt and each redirect hop).
+        case requestStarted
+        /// A response head arrived for a task.
+        case responseReceived
+        /// A task's redirect is being followed; ``SessionEvent/request`` is the next request.
+        case redirectFollowed
+        /// A task's failed attempt is retried.
+        case retryScheduled
+        /// Request body bytes were sent; ``SessionEvent/progress`` says how many.
+        case bodySent
+        /// Response body bytes arrived; ``SessionEvent/progress`` says how many.
+        case dataReceived
+        /// A transfer finished with metrics (one per attempt and hop).
+        case metricsCollected
+        /// A task completed, with or without an error.
+        case taskCompleted
+        /// The session was invalidated; no task runs after this.
+        case sessionInvalidated
+
+        /// AFNetworking's notification name for the kinds it posts, else `nil`.
+        public var notificationName: String? {
+            switch self {
+            case .taskResumed: "com.alamofire.networking.task.resume"
+            case .taskSuspended: "com.alamofire.networking.task.suspend"
+            case .taskCompleted: "com.alamofire.networking.task.complete"
+            case .sessionInvalidated: "com.alamofire.networking.session.invalidate"
+            default: nil
+            }
+        }
+    }
+
+    /// What happened.
+    public let kind: Kind
+    /// The task it happened to, when any.
+    public let taskIdentifier: Int?
+    /// The request concerned, when any.
+    public let request: HTTPRequest?
+    /// The response concerned, when any.
+    public let response: HTTPResponse?
+    /// The progress, for body events.
+    public let progress: TransferProgress?
+    /// The metrics, for ``Kind/metricsCollected``.
+    public let metrics: TransferMetrics?
+    /// The error a task completed with, or the failure a retry answers.
+    public let error: SessionError?
+
+    init(
+        _ kind: Kind,
+        task: Int? = nil,
+        request: HTTPRequest? = nil,
+        response: HTTPResponse? = nil,
+        progress: TransferProgress? = nil,
+        metrics: TransferMetrics? = nil,
+        error: SessionError? = nil
+    ) {
+        self.kind = kind
+        taskIdentifier = task
+        self.request = request
+        self.response = response
+        self.progress = progress
+        self.metrics = metrics
+        self.error = error
+    }
+}
+
+/// Receives every event of the sessions it is given to, in order, on the session's event queue.
+///
+/// ```swift
+/// struct Logger: EventMonitor {
+///     func session(_ session: SessionManager, didReceive event: SessionEvent) {
+///         print(event.kind, event.request?.url.absoluteString ?? "")
+///     }
+/// }
+/// let session = SessionManager(transport: transport, eventMonitors: [Logger()])
+/// ```
+public protocol EventMonitor: Sendable {
+    /// Called for each event, one at a time, in the order the events happened.
+    ///
+    /// - Parameters:
+    ///   - session: The session.
+    ///   - event: The event.
+    func session(_ session: SessionManager, didReceive event: SessionEvent)
+}

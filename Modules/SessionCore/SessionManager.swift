@@ -1,0 +1,424 @@
+public import CourierHTTP
+public import CourierSerialization
+public import CourierTransport
+public import Dispatch
+public import FoundationEssentials
+internal import Synchronization
+
+/// AFNetworking's `AFURLSessionManager` over any `HTTPTransport`: tasks with per-task progress and
+/// completion, a registry of live tasks, interceptors, redirects and events.
+///
+/// Each task's attempts and redirect hops run in a task of their own; the response serializer runs
+/// there too, off the transport's thread; completion handlers run on ``completionQueue`` within
+/// ``completionGroup``. Every callback API has an async twin that does not use the queue.
+///
+/// ```swift
+/// let session = SessionManager(transport: CurlTransport(), interceptor: RetryPolicy())
+/// let response = try await session.data(for: HTTPRequest(url: URL(string: "https://example.com/")!))
+/// print(response.response?.status ?? "-", response.data?.count ?? 0)
+/// ```
+///
+/// The session does not own its transport: ``shutdown()`` ends the session's tasks, and the
+/// transport is shut down by whoever made it. A session dropped without ``shutdown()`` lets its
+/// running tasks finish, then releases everything.
+public final class SessionManager: Sendable {
+    /// The transport every task's transfers go through.
+    public let transport: any HTTPTransport
+    /// The session's settings.
+    public let configuration: SessionConfiguration
+    /// The adapters and retriers applied to every task, when any.
+    public let interceptor: (any RequestInterceptor)?
+    /// What the session does with redirects.
+    public let redirectHandler: any RedirectHandling
+    /// Where completion handlers and progress closures run.
+    public let completionQueue: DispatchQueue
+    /// The group completion handlers run in.
+    public let completionGroup: DispatchGroup
+    private let eventMonitors: [any EventMonitor]
+    private let eventQueue: DispatchQueue
+
+    private struct State {
+        var nextIdentifier = 0
+        var tasks: [Int: SessionTask] = [:]
+        var invalidated = false
+        var emptyWaiters: [CheckedContinuation<Void, Never>] = []
+        var nextStreamIdentifier = 0
+        var streams: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates a session.
+    ///
+    /// ```swift
+    /// let session = SessionManager(transport: MockTransport(), redirectHandler: Redirector.doNotFollow)
+    /// ```
+    /// - Parameters:
+    ///   - transport: The transport for every transfer.
+    ///   - configuration: Queues, redirect limits and the whole-call deadline.
+    ///   - interceptor: Adapters and retriers for every task; `nil` for none (no retries).
+    ///   - redirectHandler: What to do with redirects; follows them by default.
+    ///   - eventMonitors: Monitors that receive every event, in order.
+    public init(
+        transport: any HTTPTransport,
+        configuration: SessionConfiguration = SessionConfiguration(),
+        interceptor: (any RequestInterceptor)? = nil,
+        redirectHandler: any RedirectHandling = Redirector.follow,
+        eventMonitors: [any EventMonitor] = []
+    ) {
+        self.transport = transport
+        self.configuration = configuration
+        self.interceptor = interceptor
+        self.redirectHandler = redirectHandler
+        self.eventMonitors = eventMonitors
+        completionQueue = configuration.completionQueue ?? DispatchQueue(label: "courier.session.completion")
+        completionGroup = configuration.completionGroup ?? DispatchGroup()
+        eventQueue = DispatchQueue(label: "courier.session.events")
+    }
+
+    /// The live tasks (created and not yet completed), by identifier order.
+    public var tasks: [SessionTask] {
+        state.withLock { $0.tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier } }
+    }
+
+    /// Whether the session was invalidated: new tasks fail at once.
+    public var isInvalidated: Bool { state.withLock { $0.invalidated } }
+
+    // MARK: Data tasks
+
+    /// Makes a data task that serializes its response with `serializer`; call
+    /// ``SessionTask/resume()`` to start it.
+    ///
+    /// ```swift
+    /// let task = session.dataTask(with: request, serializer: JSONResponseSerializer()) { response in
+    ///     if let json = response.value { print(json) }
+    /// }
+    /// task.resume()
+    /// ```
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - serializer: Validates and decodes the final response, off the transport's thread.
+    ///   - options: How the body is received; streamed by default.
+    ///   - uploadProgress: Called on ``completionQueue`` as the body is sent.
+    ///   - downloadProgress: Called on ``completionQueue`` as the response arrives.
+    ///   - completion: Called once on ``completionQueue`` within ``completionGroup``.
+    /// - Returns: The task, suspended.
+    public func dataTask<Serializer: ResponseSerializing>(
+        with request: HTTPRequest,
+        serializer: Serializer,
+        options: TransferOptions = TransferOptions(),
+        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
+        downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
+    ) -> SessionTask {
+        let queue = completionQueue
+        let group = completionGroup
+        let progress = TaskProgressHandlers(
+            upload: { value in if let uploadProgress { queue.async { uploadProgress(value) } } },
+            download: { value in if let downloadProgress { queue.async { downloadProgress(value) } } }
+        )
+        return makeTask(request: request, serializer: serializer, options: options, progress: progress) { response in
+            queue.async(group: group) { completion(response) }
+        }
+    }
+
+    /// Makes a data task whose value is the body as received (validated with AFNetworking's default
+    /// acceptable statuses, 200–299); call ``SessionTask/resume()`` to start it.
+    ///
+    /// ```swift
+    /// session.dataTask(with: request) { response in print(response.data?.count ?? 0) }.resume()
+    /// ```
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - uploadProgress: Called on ``completionQueue`` as the body is sent.
+    ///   - downloadProgress: Called on ``completionQueue`` as the response arrives.
+    ///   - completion: Called once on ``completionQueue`` within ``completionGroup``.
+    /// - Returns: The task, suspended.
+    public func dataTask(
+        with request: HTTPRequest,
+        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
+        downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (DataResponse<Data>) -> Void
+    ) -> SessionTask {
+        dataTask(
+            with: request,
+            serializer: DataResponseSerializer(),
+            uploadProgress: uploadProgress,
+            downloadProgress: downloadProgress,
+            completion: completion
+        )
+    }
+
+    /// Sends `request` and returns what it ended with, the error included; cancelling the calling
+    /// task cancels the session task.
+    ///
+    /// ```swift
+    /// let response = await session.response(for: request, serializer: DecodableResponseSerializer<User>())
+    /// if let user = response.value { greet(user) } else { report(response.error) }
+    /// ```
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - serializer: Validates and decodes the final response.
+    ///   - options: How the body is received.
+    /// - Returns: The response, value, error and metrics.
+    public func response<Serializer: ResponseSerializing>(
+        for request: HTTPRequest,
+        serializer: Serializer,
+        options: TransferOptions = TransferOptions()
+    ) async -> DataResponse<Serializer.Output> {
+        let box = CompletionBox<DataResponse<Serializer.Output>>()
+        let task = makeTask(request: request, serializer: serializer, options: options, progress: .none) {
+            box.deliver($0)
+        }
+        return await withTaskCancellationHandler {
+            await box.wait { task.resume() }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// Sends `request` and returns the validated body, or throws.
+    ///
+    /// ```swift
+    /// let body = try await session.data(for: request).data
+    /// ```
+    /// - Parameter request: The request.
+    /// - Returns: The response, with ``DataResponse/value`` the body.
+    /// - Throws: ``SessionError`` when the transport, a redirect, an interceptor or validation failed.
+    public func data(for request: HTTPRequest) async throws(SessionError) -> DataResponse<Data> {
+        let response = await response(for: request, serializer: DataResponseSerializer())
+        if let error = response.error { throw error }
+        return response
+    }
+
+    // MARK: Events
+
+    /// A new stream of every event from now on, in order; it ends when the session is invalidated.
+    ///
+    /// ```swift
+    /// Task { for await event in session.events() { log(event.kind) } }
+    /// ```
+    public func events() -> AsyncStream<SessionEvent> {
+        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let identifier: Int? = state.withLock { state in
+            guard !state.invalidated else { return nil }
+            defer { state.nextStreamIdentifier += 1 }
+            state.streams[state.nextStreamIdentifier] = continuation
+            return state.nextStreamIdentifier
+        }
+        guard let identifier else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.streams.removeValue(forKey: identifier) }
+        }
+        return stream
+    }
+
+    func report(_ event: SessionEvent) {
+        let streams = state.withLock { Array($0.streams.values) }
+        guard !eventMonitors.isEmpty || !streams.isEmpty else { return }
+        eventQueue.async { [self] in
+            for monitor in eventMonitors { monitor.session(self, didReceive: event) }
+            for stream in streams { stream.yield(event) }
+        }
+    }
+
+    // MARK: Invalidation
+
+    /// Stops taking tasks and, when `cancelingTasks`, cancels those in flight; returns once every
+    /// task has completed (AFNetworking's `invalidateSessionCancelingTasks:`).
+    ///
+    /// ```swift
+    /// await session.invalidate(cancelingTasks: false)  // let running tasks finish first
+    /// ```
+    /// - Parameter cancelingTasks: Whether to cancel the tasks in flight.
+    public func invalidate(cancelingTasks: Bool) async {
+        let (wasValid, live) = state.withLock { state -> (Bool, [SessionTask]) in
+            defer { state.invalidated = true }
+            return (!state.invalidated, Array(state.tasks.values))
+        }
+        if cancelingTasks {
+            for task in live { task.cancel() }
+        } else {
+            // Tasks never resumed would wait forever: they are cancelled either way.
+            for task in live where task.state == .suspended && !task.hasStarted { task.cancel() }
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state in
+                guard !state.tasks.isEmpty else { return true }
+                state.emptyWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+        guard wasValid else { return }
+        report(SessionEvent(.sessionInvalidated))
+        let streams = state.withLock { state in
+            defer { state.streams = [:] }
+            return Array(state.streams.values)
+        }
+        eventQueue.async {
+            for stream in streams { stream.finish() }
+        }
+    }
+
+    /// Cancels every task and invalidates the session; returns when they have completed. Safe to
+    /// call more than once. The transport is not shut down: its owner does that.
+    ///
+    /// ```swift
+    /// await session.shutdown()
+    /// await transport.shutdown()
+    /// ```
+    public func shutdown() async {
+        await invalidate(cancelingTasks: true)
+    }
+
+    // MARK: Tasks
+
+    private func makeTask<Serializer: ResponseSerializing>(
+        request: HTTPRequest,
+        serializer: Serializer,
+        options: TransferOptions,
+        progress: TaskProgressHandlers,
+        deliver: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
+    ) -> SessionTask {
+        let (identifier, invalidated) = state.withLock { state in
+            defer { state.nextIdentifier += 1 }
+            return (state.nextIdentifier, state.invalidated)
+        }
+        let hooks = SessionTask.Hooks(
+            start: { [self] task in
+                Task {
+                    let result = await self.runner(for: task, options: options, progress: progress).run()
+                    self.complete(task, result, serializer: serializer, deliver: deliver)
+                }
+            },
+            report: { [weak self] event in self?.report(event) },
+            cancelBeforeStart: { [self] task in
+                var result = TaskRunner.Result(request: request)
+                result.error = .cancelled(request.url)
+                self.complete(task, result, serializer: serializer, deliver: deliver)
+            }
+        )
+        let task = SessionTask(identifier: identifier, request: request, hooks: hooks)
+        if invalidated {
+            var result = TaskRunner.Result(request: request)
+            result.error = SessionError(
+                kind: .sessionInvalidated,
+                message: "the session was invalidated",
+                failingURL: request.url
+            )
+            complete(task, result, serializer: serializer, deliver: deliver)
+        } else {
+            state.withLock { $0.tasks[identifier] = task }
+        }
+        return task
+    }
+
+    private func runner(for task: SessionTask, options: TransferOptions, progress: TaskProgressHandlers) -> TaskRunner {
+        TaskRunner(
+            task: task,
+            transport: transport,
+            options: options,
+            interceptor: interceptor,
+            redirectHandler: redirectHandler,
+            configuration: configuration,
+            progress: progress,
+            report: { [weak self] event in self?.report(event) }
+        )
+    }
+
+    /// Serializes the outcome (unless the transfer failed, as AFNetworking skips the serializer
+    /// then), marks the task completed, unregisters it and delivers the response.
+    private func complete<Serializer: ResponseSerializing>(
+        _ task: SessionTask,
+        _ result: TaskRunner.Result,
+        serializer: Serializer,
+        deliver: @Sendable (DataResponse<Serializer.Output>) -> Void
+    ) {
+        var error = result.error
+        var value: Serializer.Output?
+        if error == nil {
+            let serialized = serializer.serializedResponse(
+                response: result.response,
+                data: result.body,
+                request: result.request
+            )
+            value = serialized.value
+            if let failure = serialized.error {
+                error = SessionError(
+                    kind: .serialization,
+                    message: failure.description,
+                    failingURL: result.request.url,
+                    response: result.response,
+                    data: result.body,
+                    underlying: failure
+                )
+            }
+        }
+        guard task.markCompleted(error: error) else { return }
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.tasks.removeValue(forKey: task.taskIdentifier)
+            guard state.tasks.isEmpty else { return [] }
+            defer { state.emptyWaiters = [] }
+            return state.emptyWaiters
+        }
+        report(
+            SessionEvent(
+                .taskCompleted,
+                task: task.taskIdentifier,
+                request: result.request,
+                response: result.response,
+                error: error
+            )
+        )
+        deliver(
+            DataResponse(
+                request: result.request,
+                response: result.response,
+                data: result.body,
+                value: value,
+                error: error,
+                metrics: result.metrics,
+                redirects: result.redirects,
+                retryCount: result.retryCount
+            )
+        )
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// Hands one value from a completion callback to one awaiting caller.
+final class CompletionBox<Value: Sendable>: Sendable {
+    private let state = Mutex<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
+
+    func deliver(_ value: Value) {
+        let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
+            guard let waiter = state.waiter else {
+                state.value = value
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: value)
+    }
+
+    /// Parks until the value arrives; `start` runs once the caller is parked.
+    func wait(then start: () -> Void) async -> Value {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
+            let ready = state.withLock { state -> Value? in
+                if let value = state.value { return value }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready {
+                continuation.resume(returning: ready)
+            } else {
+                start()
+            }
+        }
+    }
+}

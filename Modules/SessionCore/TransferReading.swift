@@ -1,0 +1,100 @@
+internal import CourierHTTP
+internal import CourierTransport
+internal import FoundationEssentials
+
+/// What one transfer of a task ended with.
+struct AttemptOutcome: Sendable {
+    /// The response head (final, or a redirect that was not followed).
+    var response: HTTPResponse?
+    /// The next request, when a redirect is being followed.
+    var followedRedirect: (response: HTTPResponse, next: HTTPRequest)?
+    /// The body of ``response``.
+    var body = Data()
+    var metrics: TransferMetrics?
+    var transportError: TransportError?
+    /// A redirect that could not be followed.
+    var redirectError: SessionError?
+}
+
+/// What to do with a redirect head, decided as it arrives (its body is still on the way).
+enum RedirectResolution: Sendable {
+    case follow(HTTPRequest)
+    case stop
+    case fail(SessionError)
+}
+
+/// Reads a transfer's events to the end, so no transfer is ever left paused by backpressure.
+struct TransferReader {
+    let task: SessionTask
+    let report: @Sendable (SessionEvent) -> Void
+    let progress: TaskProgressHandlers
+    let drainLimit: Int
+
+    func read(
+        _ transfer: HTTPTransfer,
+        request: HTTPRequest,
+        resolveRedirect: (HTTPResponse, URL) async -> RedirectResolution
+    ) async -> AttemptOutcome {
+        var outcome = AttemptOutcome()
+        var drained = 0
+        var cancelledForDrain = false
+        for await event in transfer.events {
+            switch event {
+            case .uploadProgress(let value):
+                task.record(upload: value)
+                progress.upload(value)
+                report(SessionEvent(.bodySent, task: task.taskIdentifier, request: request, progress: value))
+            case .response(let response):
+                outcome.response = response
+                task.record(response: response)
+                report(SessionEvent(.responseReceived, task: task.taskIdentifier, request: request, response: response))
+            case .redirect(let response, let location):
+                task.record(response: response)
+                report(SessionEvent(.responseReceived, task: task.taskIdentifier, request: request, response: response))
+                switch await resolveRedirect(response, location) {
+                case .follow(let next):
+                    outcome.followedRedirect = (response, next)
+                case .stop:
+                    outcome.response = response
+                case .fail(let error):
+                    outcome.redirectError = error
+                    transfer.cancel()
+                }
+            case .body(let chunk):
+                if outcome.followedRedirect != nil {
+                    drained += chunk.count
+                    if drained > drainLimit && !cancelledForDrain {
+                        // A large redirect body costs more to drain than a new connection.
+                        cancelledForDrain = true
+                        transfer.cancel()
+                    }
+                } else if outcome.redirectError == nil {
+                    outcome.body.append(chunk)
+                }
+            case .downloadProgress(let value):
+                guard outcome.followedRedirect == nil else { continue }
+                task.record(download: value)
+                progress.download(value)
+                report(SessionEvent(.dataReceived, task: task.taskIdentifier, request: request, progress: value))
+            case .completed(let metrics):
+                outcome.metrics = metrics
+            case .failed(let error):
+                outcome.metrics = error.metrics
+                let expected = cancelledForDrain || outcome.redirectError != nil
+                if !(expected && error.category == .cancelled) { outcome.transportError = error }
+            }
+        }
+        if let metrics = outcome.metrics {
+            report(SessionEvent(.metricsCollected, task: task.taskIdentifier, request: request, metrics: metrics))
+        }
+        return outcome
+    }
+}
+
+/// A task's progress closures, called on the session's completion queue in order.
+struct TaskProgressHandlers: Sendable {
+    let upload: @Sendable (TransferProgress) -> Void
+    let download: @Sendable (TransferProgress) -> Void
+
+    static let none = TaskProgressHandlers(upload: { _ in }, download: { _ in })
+}

@@ -1,0 +1,204 @@
+import CourierHTTP
+import CourierSerialization
+import CourierSessionCore
+import CourierTesting
+import CourierTransport
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@Suite struct SessionDataTaskTests {
+    private let url = URL(string: "https://api.example.com/items")!
+
+    @Test func aDataTaskCompletesOnTheCompletionQueueWithTheSerializedValue() async throws {
+        // Given
+        let transport = MockTransport()
+        transport.stub(url: url.absoluteString, json: #"{"id":7}"#)
+        let queue = DispatchQueue(label: "test.completions")
+        var configuration = SessionConfiguration()
+        configuration.completionQueue = queue
+        let session = SessionManager(transport: transport, configuration: configuration)
+
+        // When
+        let box = Mutex<(DataResponse<JSONValue>, Bool)?>(nil)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let task = session.dataTask(with: HTTPRequest(url: url), serializer: JSONResponseSerializer()) { response in
+                box.withLock { $0 = (response, DispatchQueue.getSpecific(key: Self.queueKey) == "completions") }
+                done.resume()
+            }
+            queue.setSpecific(key: Self.queueKey, value: "completions")
+            #expect(task.state == .suspended)
+            #expect(session.tasks == [task])
+            task.resume()
+        }
+
+        // Then
+        let (response, onQueue) = try #require(box.withLock { $0 })
+        #expect(onQueue)
+        #expect(response.error == nil)
+        #expect(response.value == .object(["id": .int(7)]))
+        #expect(response.metrics.count == 1)
+        #expect(session.tasks.isEmpty)
+    }
+
+    private static let queueKey = DispatchSpecificKey<String>()
+
+    @Test func anObjectAndAnErrorArriveTogetherForAnUnacceptableStatus() async {
+        // AFNetworking hands over the parsed JSON of a 422 together with the -1011 error.
+        let transport = MockTransport()
+        transport.stub(url: url.absoluteString, status: 422, json: #"{"error":"name taken"}"#)
+        let session = SessionManager(transport: transport)
+        let response = await session.response(for: HTTPRequest(url: url), serializer: JSONResponseSerializer())
+        #expect(response.value == .object(["error": .string("name taken")]))
+        #expect(response.error?.kind == .serialization)
+        #expect(response.error?.urlErrorCode == -1011)
+        #expect(response.response?.status.code == 422)
+    }
+
+    @Test func aTransportFailureSkipsTheSerializerAndMapsToAFsCode() async {
+        let transport = MockTransport()
+        transport.stub(
+            url: url.absoluteString,
+            reply: .init(error: TransportError(category: .timedOut, message: "slow", url: url))
+        )
+        let session = SessionManager(transport: transport)
+        await #expect {
+            try await session.data(for: HTTPRequest(url: url))
+        } throws: { error in
+            let error = error as? SessionError
+            return error?.kind == .transport(.timedOut) && error?.urlErrorCode == -1001
+        }
+    }
+
+    @Test func cancellingTheCallingTaskCancelsTheSessionTask() async throws {
+        let transport = MockTransport()
+        var slow = MockTransport.Reply(status: 200)
+        slow.delay = .seconds(30)
+        transport.stub(url: url.absoluteString, reply: slow)
+        let session = SessionManager(transport: transport)
+        let call = Task { await session.response(for: HTTPRequest(url: url), serializer: DataResponseSerializer()) }
+        while transport.startedRequests.isEmpty { await Task.yield() }
+        call.cancel()
+        let response = await call.value
+        #expect(response.error?.kind == .cancelled)
+        #expect(response.error?.urlErrorCode == -999)
+        #expect(transport.controlCalls.map(\.action) == [.cancel])
+        #expect(session.tasks.isEmpty)
+    }
+
+    @Test func aTaskCancelledBeforeItStartsCompletesOnceWithoutSending() async {
+        let transport = MockTransport()
+        let session = SessionManager(transport: transport)
+        let calls = Mutex(0)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let task = session.dataTask(with: HTTPRequest(url: url)) { response in
+                calls.withLock { $0 += 1 }
+                #expect(response.error?.kind == .cancelled)
+                done.resume()
+            }
+            task.cancel()
+            task.resume()  // too late: nothing happens
+            task.cancel()
+        }
+        #expect(calls.withLock { $0 } == 1)
+        #expect(transport.startedRequests.isEmpty)
+    }
+
+    @Test func suspendAndResumeFollowAFsRulesAndReachTheTransfer() async throws {
+        // Given: a reply held until the test releases it
+        let (released, release) = AsyncStream<Void>.makeStream()
+        let transport = MockTransport()
+        transport.stub(
+            matching: { _ in true },
+            respond: { _ in
+                for await _ in released { break }
+                return MockTransport.Reply(body: Data("ok".utf8))
+            }
+        )
+        let monitor = RecordingMonitor()
+        let session = SessionManager(transport: transport, eventMonitors: [monitor])
+        let done = CompletionSignal()
+        let task = session.dataTask(with: HTTPRequest(url: url)) { _ in done.signal() }
+
+        // When
+        task.resume()
+        task.resume()  // already running: no second event
+        while transport.startedRequests.isEmpty { await Task.yield() }
+        task.suspend()
+        task.suspend()  // already suspended: no second event
+        #expect(task.state == .suspended)
+        task.resume()
+        release.yield()
+        await done.wait()
+
+        // Then
+        #expect(task.state == .completed)
+        #expect(transport.controlCalls.map(\.action) == [.suspend, .resume])
+        let kinds = await monitor.kinds(until: .taskCompleted)
+        #expect(kinds.filter { $0 == .taskResumed }.count == 2)
+        #expect(kinds.filter { $0 == .taskSuspended }.count == 1)
+        #expect(SessionEvent.Kind.taskResumed.notificationName == "com.alamofire.networking.task.resume")
+    }
+
+    @Test func shutdownCancelsTasksInFlightAndLaterTasksFailAtOnce() async {
+        let transport = MockTransport()
+        var slow = MockTransport.Reply(status: 200)
+        slow.delay = .seconds(30)
+        transport.stub(url: url.absoluteString, reply: slow)
+        let session = SessionManager(transport: transport)
+        let call = Task { await session.response(for: HTTPRequest(url: url), serializer: DataResponseSerializer()) }
+        while transport.startedRequests.isEmpty { await Task.yield() }
+
+        await session.shutdown()
+        await session.shutdown()  // idempotent
+
+        #expect(await call.value.error?.kind == .cancelled)
+        #expect(session.tasks.isEmpty)
+        let late = await session.response(for: HTTPRequest(url: url), serializer: DataResponseSerializer())
+        #expect(late.error?.kind == .sessionInvalidated)
+        #expect(transport.startedRequests.count == 1)
+    }
+}
+
+/// Records the kinds of events a session reports.
+final class RecordingMonitor: EventMonitor {
+    private let recorded = Mutex<[SessionEvent]>([])
+
+    func session(_ session: SessionManager, didReceive event: SessionEvent) {
+        recorded.withLock { $0.append(event) }
+    }
+
+    var events: [SessionEvent] { recorded.withLock { $0 } }
+
+    /// The kinds seen, once one of `kind` has arrived (events are delivered asynchronously).
+    func kinds(until kind: SessionEvent.Kind) async -> [SessionEvent.Kind] {
+        while !recorded.withLock({ $0.contains { $0.kind == kind } }) { await Task.yield() }
+        return recorded.withLock { $0.map(\.kind) }
+    }
+}
+
+/// A one-shot signal from a callback to an awaiting test.
+final class CompletionSignal: Sendable {
+    private let state = Mutex<(signalled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func signal() {
+        let waiter = state.withLock { state in
+            state.signalled = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                if state.signalled { return true }
+                state.waiter = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+}
