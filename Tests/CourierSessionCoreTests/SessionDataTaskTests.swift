@@ -44,6 +44,19 @@ import Testing
 
     private static let queueKey = DispatchSpecificKey<String>()
 
+    /// A call through a session whose transport answers only after 30 s, once its request started.
+    private func startSlowCall() async -> (MockTransport, SessionManager, Task<DataResponse<Data>, Never>) {
+        let transport = MockTransport()
+        var slow = MockTransport.Reply(status: 200)
+        slow.delay = .seconds(30)
+        transport.stub(url: url.absoluteString, reply: slow)
+        let session = SessionManager(transport: transport)
+        let request = HTTPRequest(url: url)
+        let call = Task { await session.response(for: request, serializer: DataResponseSerializer()) }
+        while transport.startedRequests.isEmpty { await Task.yield() }
+        return (transport, session, call)
+    }
+
     @Test func anObjectAndAnErrorArriveTogetherForAnUnacceptableStatus() async {
         // AFNetworking hands over the parsed JSON of a 422 together with the -1011 error.
         let transport = MockTransport()
@@ -72,13 +85,7 @@ import Testing
     }
 
     @Test func cancellingTheCallingTaskCancelsTheSessionTask() async throws {
-        let transport = MockTransport()
-        var slow = MockTransport.Reply(status: 200)
-        slow.delay = .seconds(30)
-        transport.stub(url: url.absoluteString, reply: slow)
-        let session = SessionManager(transport: transport)
-        let call = Task { await session.response(for: HTTPRequest(url: url), serializer: DataResponseSerializer()) }
-        while transport.startedRequests.isEmpty { await Task.yield() }
+        let (transport, session, call) = await startSlowCall()
         call.cancel()
         let response = await call.value
         #expect(response.error?.kind == .cancelled)
@@ -142,13 +149,7 @@ import Testing
     }
 
     @Test func shutdownCancelsTasksInFlightAndLaterTasksFailAtOnce() async {
-        let transport = MockTransport()
-        var slow = MockTransport.Reply(status: 200)
-        slow.delay = .seconds(30)
-        transport.stub(url: url.absoluteString, reply: slow)
-        let session = SessionManager(transport: transport)
-        let call = Task { await session.response(for: HTTPRequest(url: url), serializer: DataResponseSerializer()) }
-        while transport.startedRequests.isEmpty { await Task.yield() }
+        let (transport, session, call) = await startSlowCall()
 
         await session.shutdown()
         await session.shutdown()  // idempotent
