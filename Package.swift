@@ -97,7 +97,7 @@ let package = Package(
             name: "CourierIntegrationTests",
             dependencies: [
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
-                "CourierSecurityOpenSSL", "CourierTestSupport",
+                "CourierSecurityOpenSSL", "CourierSessionCore", "CourierTestSupport",
             ],
             path: "Integration/Tests"
         ),

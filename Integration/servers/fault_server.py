@@ -283,6 +283,27 @@ async def h1_ok(request, reader, writer):
     return True
 
 
+FLAKY_COUNTS: dict[str, int] = {}
+
+
+@h1("/flaky", "?id=K&failures=N[&retry_after=S]: 503 (with Retry-After when given) for the first N "
+              "requests of id K, then 200 with the attempt number; keep-alive")
+async def h1_flaky(request, reader, writer):
+    key = (request.query.get("id") or [""])[0][:64]
+    failures = query_int(request.query, "failures", 1, 0, 100)
+    attempt = FLAKY_COUNTS.get(key, 0) + 1
+    FLAKY_COUNTS[key] = attempt
+    if attempt <= failures:
+        headers = [("Content-Type", "text/plain"), ("Content-Length", "12")]
+        if "retry_after" in request.query:
+            headers.append(("Retry-After", str(query_int(request.query, "retry_after", 0, 0, 3600))))
+        await send(writer, response_head("HTTP/1.1 503 Service Unavailable", headers) + b"unavailable\n")
+        return True
+    body = f"attempt {attempt}\n".encode()
+    await send(writer, ok_head(len(body)) + body)
+    return True
+
+
 DIGEST_REALM = "courier-faults"
 DIGEST_USER = "user"
 DIGEST_PASSWORD = "passwd"

@@ -1,0 +1,131 @@
+import CourierCurl
+import CourierHTTP
+import CourierSerialization
+import CourierSessionCore
+import CourierTransport
+import Foundation
+import Testing
+
+/// The session layer over the real libcurl transport and the loopback servers.
+@Suite struct SessionOverCurlTests {
+    static var faultServer: URL? { CurlTestServers.url("FAULT_HTTP_URL") }
+    static var hasServers: Bool { CurlTestServers.hasHTTP && CurlTestServers.hasHTTPBin && faultServer != nil }
+
+    /// A fresh id, so a stateful endpoint's count starts at zero for this test run.
+    static func uniqueID() -> String { UUID().uuidString }
+
+    @Test(.enabled(if: hasServers, "TEST_HTTP_URL, TEST_HTTPBIN_URL or FAULT_HTTP_URL not set"))
+    func followsNginxRedirectsWithTheRightMethodAndBody() async throws {
+        let base = try #require(CurlTestServers.http)
+        let transport = CurlTestServers.transport()
+        let session = SessionManager(transport: transport)
+
+        // 302 from a GET: the target's body; 307 from a POST: the body goes on to /upload.
+        let got = try await session.data(for: HTTPRequest(url: base.adding("/redirect")))
+        #expect(got.response?.status.code == 200)
+        #expect(got.redirects.map(\.status.code) == [302])
+        #expect(got.metrics.count == 2)
+        #expect(got.request.url == base.adding("/small"))
+
+        let posted = try await session.data(
+            for: HTTPRequest(method: .post, url: base.adding("/redirect-307"), body: HTTPBody(Data(count: 5_000)))
+        )
+        #expect(String(decoding: posted.data ?? Data(), as: UTF8.self).hasPrefix("5000"))
+        #expect(posted.request.method == .post)
+        await session.shutdown()
+        await transport.shutdown()
+    }
+
+    @Test(.enabled(if: hasServers, "TEST_HTTP_URL, TEST_HTTPBIN_URL or FAULT_HTTP_URL not set"))
+    func aCredentialNeverFollowsARedirectToAnotherOrigin() async throws {
+        // The fault server answers /digest with a Digest challenge: with the credential a GET gets
+        // 200, without it 401. httpbin sends the client there, a different origin.
+        let fault = try #require(Self.faultServer)
+        let httpbin = try #require(CurlTestServers.httpbin)
+        let transport = CurlTestServers.transport()
+        let session = SessionManager(transport: transport)
+        func request(_ url: URL) -> HTTPRequest {
+            var request = HTTPRequest(url: url)
+            request.credential = HTTPCredential(user: "user", password: "passwd", schemes: .digest)
+            return request
+        }
+        let target = fault.adding("/digest").absoluteString
+        let escaped = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
+
+        let sameOrigin = await session.response(
+            for: request(fault.adding("/redirect-to?url=/digest")),
+            serializer: DataResponseSerializer()
+        )
+        let otherOrigin = await session.response(
+            for: request(httpbin.adding("/redirect-to?url=\(escaped)")),
+            serializer: DataResponseSerializer()
+        )
+
+        #expect(sameOrigin.response?.status.code == 200)
+        #expect(otherOrigin.response?.status.code == 401)
+        #expect(otherOrigin.error?.urlErrorCode == -1011)
+        await session.shutdown()
+        await transport.shutdown()
+    }
+
+    @Test(.enabled(if: hasServers, "TEST_HTTP_URL, TEST_HTTPBIN_URL or FAULT_HTTP_URL not set"))
+    func retriesA503ThenSucceedsAndHonoursRetryAfter() async throws {
+        let fault = try #require(Self.faultServer)
+        let transport = CurlTestServers.transport()
+        var policy = RetryPolicy()
+        policy.jitter = { _ in .milliseconds(10) }
+        let session = SessionManager(transport: transport, interceptor: policy)
+
+        let retried = try await session.data(
+            for: HTTPRequest(url: fault.adding("/flaky?id=\(Self.uniqueID())&failures=2"))
+        )
+        #expect(String(decoding: retried.data ?? Data(), as: UTF8.self) == "attempt 3\n")
+        #expect(retried.retryCount == 2)
+        #expect(retried.metrics.count == 3)
+
+        let started = ContinuousClock.now
+        let asked = try await session.data(
+            for: HTTPRequest(url: fault.adding("/flaky?id=\(Self.uniqueID())&failures=1&retry_after=1"))
+        )
+        #expect(asked.retryCount == 1)
+        #expect(started.duration(to: .now) >= .seconds(1))
+        await session.shutdown()
+        await transport.shutdown()
+    }
+
+    @Test(.enabled(if: hasServers, "TEST_HTTP_URL, TEST_HTTPBIN_URL or FAULT_HTTP_URL not set"))
+    func theDeadlineEndsASlowCallPromptly() async throws {
+        let httpbin = try #require(CurlTestServers.httpbin)
+        let transport = CurlTestServers.transport()
+        var configuration = SessionConfiguration()
+        configuration.deadline = .seconds(1)
+        let session = SessionManager(transport: transport, configuration: configuration)
+        let started = ContinuousClock.now
+
+        let response = await session.response(
+            for: HTTPRequest(url: httpbin.adding("/delay/5")),
+            serializer: DataResponseSerializer()
+        )
+
+        #expect(response.error?.kind == .deadlineExceeded)
+        // Promptness is the behaviour under test: the margin covers libcurl's timer granularity.
+        #expect(started.duration(to: .now) < .milliseconds(2500))
+        await session.shutdown()
+        await transport.shutdown()
+    }
+
+    @Test(.enabled(if: hasServers, "TEST_HTTP_URL, TEST_HTTPBIN_URL or FAULT_HTTP_URL not set"))
+    func aRedirectLoopEndsWithAFsTooManyRedirects() async throws {
+        let fault = try #require(Self.faultServer)
+        let transport = CurlTestServers.transport()
+        let session = SessionManager(transport: transport)
+        let response = await session.response(
+            for: HTTPRequest(url: fault.adding("/redirect-loop")),
+            serializer: DataResponseSerializer()
+        )
+        #expect(response.error?.kind == .redirect(.loop))
+        #expect(response.error?.urlErrorCode == -1007)
+        await session.shutdown()
+        await transport.shutdown()
+    }
+}
