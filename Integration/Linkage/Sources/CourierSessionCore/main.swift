@@ -1,0 +1,4 @@
+import CourierSessionCore
+
+// Uses a symbol of the module so that the linker keeps it.
+print(RetryPolicy().retryLimit)
