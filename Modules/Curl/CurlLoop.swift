@@ -310,6 +310,7 @@ final class CurlLoop: @unchecked Sendable {
             pending.events.yield(.failed(error))
             if let next = admission.release(origin: pending.origin) { add(next) }
         case .success(let transfer):
+            transfer.startDate = Date()
             let code = curl_multi_add_handle(multi, transfer.easy)
             guard code == CURLM_OK else {
                 transfer.finish(

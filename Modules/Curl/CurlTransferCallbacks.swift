@@ -316,7 +316,7 @@ extension CurlTransferState {
         }
         guard code == CURLE_OK else {
             var message = String(cString: errorBuffer)
-            if code == CURLE_PEER_FAILED_VERIFICATION, let reason = trustRejection?.lastReason {
+            if code == CURLE_PEER_FAILED_VERIFICATION, let reason = metrics.trustEvaluation?.reason {
                 // libcurl only says "SSL certificate problem: application verification failure".
                 message = "the trust policy rejected the server: \(reason)"
             }
@@ -370,6 +370,8 @@ extension CurlTransferState {
 
     func collectMetrics() -> TransferMetrics {
         var metrics = TransferMetrics()
+        metrics.startDate = startDate
+        metrics.trustEvaluation = trustEvaluation?.record
         func duration(_ info: CURLINFO) -> Duration {
             var value: curl_off_t = 0
             guard courier_curl_easy_getinfo_off(easy, info, &value) == CURLE_OK else { return .zero }

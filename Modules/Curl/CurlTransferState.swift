@@ -56,8 +56,11 @@ final class CurlTransferState {
     var noticeWindowOpen = false
     /// Interim (`1xx`) heads received so far.
     var interimResponses = 0
-    /// Set while the transport has a trust policy: why it rejected this transfer's connection.
-    private(set) var trustRejection: TrustRejectionNote?
+    /// Set while the transport has a trust policy: the evaluation of the connection this transfer
+    /// opened, if it opened one.
+    private(set) var trustEvaluation: TrustEvaluationNote?
+    /// When the loop handed the transfer to libcurl (`TransferMetrics.startDate`).
+    var startDate: Date?
     var receivePaused = false
     var sendPaused = false
     var suspended = false
@@ -205,7 +208,7 @@ final class CurlTransferState {
         try set(CURLOPT_HEADERDATA, pointer: context)
         try set(CURLOPT_DEBUGDATA, pointer: context)
         if configuration.trustInstaller != nil {
-            trustRejection = TrustRejectionNote()
+            trustEvaluation = TrustEvaluationNote()
             try set(CURLOPT_SSL_CTX_DATA, pointer: context)
         }
         if request.handlesCookies ?? (configuration.cookiePolicy == .enabled) {

@@ -6,20 +6,27 @@ internal import CourierTransport
 internal import FoundationEssentials
 internal import Synchronization
 
-/// The reason a transfer's trust policy gave when it rejected a connection, for the error message.
+/// The trust evaluation of the connection a transfer opened, for its metrics and error message.
+///
+/// The note belongs to the transfer whose easy handle libcurl was connecting when it called
+/// `CURLOPT_SSL_CTX_FUNCTION`: libcurl makes one `SSL_CTX` per connection, and the installation on it
+/// reports to the note of the transfer that created it. The verify callback runs inside that
+/// transfer's handshake, so only the opening transfer gets a record; transfers that later reuse the
+/// connection, or multiplex on it over HTTP/2, never install anything and carry none.
 ///
 /// Written by the policy's `onDecision` callback inside the handshake and read when the transfer
 /// completes, both on the loop thread; the `Mutex` only makes the class `Sendable`, as the callback
 /// must be, and is never contended.
-final class TrustRejectionNote: Sendable {
-    private let reason = Mutex<String?>(nil)
+final class TrustEvaluationNote: Sendable {
+    private let latest = Mutex<TrustEvaluationRecord?>(nil)
 
-    func record(_ decision: TrustDecision) {
-        guard case .reject(let reason) = decision else { return }
-        self.reason.withLock { $0 = reason }
+    func record(_ record: TrustEvaluationRecord) {
+        latest.withLock { $0 = record }
     }
 
-    var lastReason: String? { reason.withLock { $0 } }
+    /// The last evaluation of the transfer's own connection (libcurl retries a request on a fresh
+    /// connection when a reused one died, which evaluates again).
+    var record: TrustEvaluationRecord? { latest.withLock { $0 } }
 }
 
 extension CurlTransferState {
@@ -34,10 +41,10 @@ extension CurlTransferState {
     /// Hands the connection's context to the configured policy, with the request's host (the name
     /// the certificate must carry; `CURLOPT_RESOLVE` and `CURLOPT_CONNECT_TO` keep it).
     private func installTrust(on sslContext: UnsafeMutableRawPointer) -> CURLcode {
-        guard let installer = loop.configuration.trustInstaller, let note = trustRejection else { return CURLE_OK }
+        guard let installer = loop.configuration.trustInstaller, let note = trustEvaluation else { return CURLE_OK }
         do {
-            try installer.install(on: sslContext, host: request.url.host(percentEncoded: false)) { _, decision in
-                note.record(decision)
+            try installer.install(on: sslContext, host: request.url.host(percentEncoded: false)) { trust, decision in
+                note.record(TrustEvaluationRecord(trust, decision))
             }
             return CURLE_OK
         } catch {
