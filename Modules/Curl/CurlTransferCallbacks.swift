@@ -1,5 +1,6 @@
 internal import CCourierCurl
 internal import CCourierCurlShim
+internal import CourierDiagnostics
 internal import CourierHTTP
 internal import CourierTransport
 internal import FoundationEssentials
@@ -257,6 +258,9 @@ extension CurlTransferState {
             sentBodyBytes = 0
             return courier_curl_seekfunc_ok
         } catch {
+            // libcurl then fails the transfer with its own "send failed: cannot rewind" code, which
+            // does not say why the reader refused.
+            loop.diagnose(.warning, "the request body cannot be rewound for a resend: \(error)", about: self)
             return courier_curl_seekfunc_cantseek
         }
     }

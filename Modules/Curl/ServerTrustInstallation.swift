@@ -1,5 +1,6 @@
 internal import CCourierCurl
 internal import CCourierCurlShim
+internal import CourierDiagnostics
 internal import CourierHTTP
 internal import CourierSecurity
 internal import CourierTransport
@@ -42,9 +43,14 @@ extension CurlTransferState {
     /// the certificate must carry; `CURLOPT_RESOLVE` and `CURLOPT_CONNECT_TO` keep it).
     private func installTrust(on sslContext: UnsafeMutableRawPointer) -> CURLcode {
         guard let installer = loop.configuration.trustInstaller, let note = trustEvaluation else { return CURLE_OK }
+        let diagnostics = loop.configuration.diagnostics
+        let transferID = id
+        let url = request.url
         do {
             try installer.install(on: sslContext, host: request.url.host(percentEncoded: false)) { trust, decision in
-                note.record(TrustEvaluationRecord(trust, decision))
+                let record = TrustEvaluationRecord(trust, decision)
+                note.record(record)
+                Self.report(record, diagnostics: diagnostics, transferID: transferID, url: url)
             }
             return CURLE_OK
         } catch {
@@ -54,7 +60,30 @@ extension CurlTransferState {
                 url: request.url,
                 underlying: error
             )
+            loop.diagnose(.error, "the trust policy could not be installed: \(error)", about: self)
             return CURLE_ABORTED_BY_CALLBACK
         }
+    }
+
+    /// A trust outcome as a diagnostic: an acceptance is worth keeping, a rejection is a handled fault.
+    private static func report(
+        _ record: TrustEvaluationRecord,
+        diagnostics: Diagnostics,
+        transferID: Int,
+        url: URL
+    ) {
+        diagnostics.log(
+            record.isAccepted ? .info : .warning,
+            "trust evaluation for \(record.host ?? "-"): \(record.decision)",
+            metadata: [
+                "transfer": String(transferID),
+                "url": url.absoluteString,
+                "trust.host": record.host ?? "",
+                "trust.leaf": record.leafSubject ?? "",
+                "trust.chain": record.chain.map(\.description).joined(separator: ", "),
+                "trust.defaultVerdict": record.defaultVerdict,
+                "trust.decision": record.isAccepted ? "accept" : "reject",
+            ]
+        )
     }
 }
