@@ -28,10 +28,15 @@ import Testing
         return recorded
     }
 
-    @Test(.enabled(if: hasFaultServer, "FAULT_HTTP_URL, FAULT_H2_URL or TEST_CA_FILE not set"))
-    func libcurlsExcessBodyNoticeReachesTheHandler() async throws {
+    /// At `trace` the transport installs its tracing debug callback, which must still recognise the
+    /// notice among the lines it forwards.
+    @Test(
+        .enabled(if: hasFaultServer, "FAULT_HTTP_URL, FAULT_H2_URL or TEST_CA_FILE not set"),
+        arguments: [DiagnosticLevel.warning, .trace]
+    )
+    func libcurlsExcessBodyNoticeReachesTheHandler(level: DiagnosticLevel) async throws {
         let url = try CurlProtocolFaultTests.url("/body-longer", overHTTP2: false)
-        let handler = CollectingDiagnosticHandler(minimumLevel: .warning)
+        let handler = CollectingDiagnosticHandler(minimumLevel: level)
         let recorded = await fetch(url, handler) { $0.httpVersion = .http1_1 }
         #expect(recorded.error?.category == .protocolViolation)
         let notices = handler.entries(where: "curl.notice", is: "excessBody")

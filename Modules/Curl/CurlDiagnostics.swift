@@ -33,3 +33,8 @@ extension CurlLoop {
         )
     }
 }
+
+extension CurlTransport.Configuration {
+    /// Whether diagnostics go anywhere; decides once which callbacks and checks a transport sets up.
+    var hasDiagnosticsHandler: Bool { diagnostics.handler != nil }
+}

@@ -116,7 +116,7 @@ final class CurlLoop: @unchecked Sendable {
             return nil
         }
         self.configuration = configuration
-        hasDiagnostics = configuration.diagnostics.handler != nil
+        hasDiagnostics = configuration.hasDiagnosticsHandler
         admission = OriginAdmission(
             limit: max(configuration.maxConcurrentStreams, configuration.maxConnectionsPerHost)
         )

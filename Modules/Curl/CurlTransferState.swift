@@ -293,7 +293,8 @@ final class CurlTransferState {
         // libcurl reports some faults it tolerates only as debug text (over-long bodies, HTTP/2
         // GOAWAY on a socket left open). The output stays off (`CURLOPT_VERBOSE=0`, so it costs
         // nothing) except while a response body is read: see `openNoticeWindow`.
-        try options.check(courier_curl_easy_setopt_debug_function(easy, debugCallback), "CURLOPT_DEBUGFUNCTION")
+        let debugFunction = configuration.hasDiagnosticsHandler ? tracingDebugCallback : debugCallback
+        try options.check(courier_curl_easy_setopt_debug_function(easy, debugFunction), "CURLOPT_DEBUGFUNCTION")
         try configureRouting(options, configuration, resolveList: resolveList, connectToList: connectToList)
         try configureTLS(options, configuration)
     }

@@ -52,20 +52,29 @@ extension CurlTransferState {
     /// `CURLOPT_DEBUGFUNCTION` (with `CURLOPT_VERBOSE=1`): looks at libcurl's informational lines for
     /// the faults it tolerates silently; every other kind of debug data, and every line that cannot be
     /// a `LibcurlNotice` by its first byte, returns at once.
-    ///
-    /// With a diagnostics handler that admits `trace`, every other informational line read in the
-    /// window goes to it too; without one, those lines are never turned into strings.
     static let debugCallback: curl_debug_callback = { _, type, text, size, userdata in
+        guard type == CURLINFO_TEXT, size > 0, let text, let userdata,
+            LibcurlNotice.mayStart(with: UInt8(bitPattern: text[0]))
+        else { return 0 }
+        let transfer = Unmanaged<CurlTransferState>.fromOpaque(userdata).takeUnretainedValue()
+        let line = String(decoding: UnsafeRawBufferPointer(start: text, count: size), as: UTF8.self)
+        if let notice = LibcurlNotice.parse(line) { transfer.noticed(notice) }
+        return 0
+    }
+
+    /// The debug callback of a transport with a diagnostics handler (chosen once, in the transport's
+    /// options, so that ``debugCallback`` stays as cheap as before): like it, and every other
+    /// informational line read in the notice window goes to the handler at `trace`.
+    static let tracingDebugCallback: curl_debug_callback = { _, type, text, size, userdata in
         guard type == CURLINFO_TEXT, size > 0, let text, let userdata else { return 0 }
         let transfer = Unmanaged<CurlTransferState>.fromOpaque(userdata).takeUnretainedValue()
-        guard LibcurlNotice.mayStart(with: UInt8(bitPattern: text[0])) else {
-            if transfer.loop.hasDiagnostics { transfer.traceLibcurlLine(text, size) }
-            return 0
-        }
-        let line = String(decoding: UnsafeRawBufferPointer(start: text, count: size), as: UTF8.self)
-        if let notice = LibcurlNotice.parse(line) {
+        if LibcurlNotice.mayStart(with: UInt8(bitPattern: text[0])),
+            let notice = LibcurlNotice.parse(
+                String(decoding: UnsafeRawBufferPointer(start: text, count: size), as: UTF8.self)
+            )
+        {
             transfer.noticed(notice)
-        } else if transfer.loop.hasDiagnostics {
+        } else {
             transfer.traceLibcurlLine(text, size)
         }
         return 0
