@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CourierSecurityOpenSSL", targets: ["CourierSecurityOpenSSL"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierSessionCore", targets: ["CourierSessionCore"]),
+        .library(name: "CourierDiagnostics", targets: ["CourierDiagnostics"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -31,6 +32,8 @@ let package = Package(
             folder: "SessionCore",
             ["CourierHTTP", "CourierSerialization", "CourierTransport"]
         ),
+        // The diagnostics seam: no dependencies, so any layer can emit through it.
+        module("CourierDiagnostics", folder: "Diagnostics"),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
         .systemLibrary(
@@ -58,7 +61,10 @@ let package = Package(
         module(
             "CourierCurl",
             folder: "Curl",
-            ["CourierHTTP", "CourierTransport", "CourierSecurity", "CCourierCurl", "CCourierCurlShim"]
+            [
+                "CourierHTTP", "CourierTransport", "CourierSecurity", "CourierDiagnostics", "CCourierCurl",
+                "CCourierCurlShim",
+            ]
         ),
 
         // MARK: Executables
@@ -72,13 +78,15 @@ let package = Package(
         ),
 
         // MARK: Unit tests (no network)
-        // The seeded generator shared by the randomised unit and integration tests (not a product).
-        .target(name: "CourierTestSupport", path: "Tests/CourierTestSupport"),
+        // The seeded generator and the collecting diagnostics handler shared by the unit and integration
+        // tests (not a product).
+        .target(name: "CourierTestSupport", dependencies: ["CourierDiagnostics"], path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
         .testTarget(name: "CourierSerializationTests", dependencies: ["CourierSerialization", "CourierTestSupport"]),
         .testTarget(name: "CourierTransportTests", dependencies: ["CourierHTTP", "CourierTransport"]),
         .testTarget(name: "CourierTestingTests", dependencies: ["CourierHTTP", "CourierTransport", "CourierTesting"]),
         .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity"]),
+        .testTarget(name: "CourierDiagnosticsTests", dependencies: ["CourierDiagnostics", "CourierTestSupport"]),
         .testTarget(
             name: "CourierSecurityOpenSSLTests",
             dependencies: ["CourierSecurity", "CourierSecurityOpenSSL", "CCourierOpenSSL", "CCourierOpenSSLShim"],
@@ -97,7 +105,7 @@ let package = Package(
             name: "CourierIntegrationTests",
             dependencies: [
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
-                "CourierSecurityOpenSSL", "CourierSessionCore", "CourierTestSupport",
+                "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierTestSupport",
             ],
             path: "Integration/Tests"
         ),

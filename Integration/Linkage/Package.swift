@@ -19,7 +19,7 @@ let rootIdentity = root.lastPathComponent.lowercased()
 // folder, because SwiftPM caches the evaluated manifest and would not see a new folder.)
 let probedProducts = [
     "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierTesting", "CourierSecurity",
-    "CourierSecurityOpenSSL", "CourierCurl", "CourierSessionCore",
+    "CourierSecurityOpenSSL", "CourierCurl", "CourierDiagnostics", "CourierSessionCore",
 ]
 
 func courier(_ product: String) -> Target.Dependency {

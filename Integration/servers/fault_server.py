@@ -392,6 +392,13 @@ async def h1_body_shorter(request, reader, writer):
     return False
 
 
+@h1("/close-delimited", "200 with neither Content-Length nor chunked framing, 10 bytes, then close")
+async def h1_close_delimited(request, reader, writer):
+    await send(writer, response_head("HTTP/1.1 200 OK", [("Content-Type", "text/plain")]) + b"0123456789")
+    await close(writer)
+    return False
+
+
 @h1("/endless-1xx", "100 Continue / 102 Processing every interval_ms (default 5) forever")
 async def h1_endless_1xx(request, reader, writer):
     interval = query_int(request.query, "interval_ms", 5, 0, 10_000) / 1000.0

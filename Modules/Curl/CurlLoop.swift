@@ -1,5 +1,6 @@
 internal import CCourierCurl
 internal import CCourierCurlShim
+internal import CourierDiagnostics
 internal import CourierHTTP
 internal import CourierTransport
 internal import FoundationEssentials
@@ -82,6 +83,9 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     let configuration: CurlTransport.Configuration
+    /// Whether `configuration.diagnostics` has a handler: callbacks test this plain flag before
+    /// touching the handler, so a transport without one does no diagnostics work at all.
+    let hasDiagnostics: Bool
     private let inbox = Mutex(Inbox())
     private let multi: UnsafeMutableRawPointer
     private let share: UnsafeMutableRawPointer
@@ -112,31 +116,47 @@ final class CurlLoop: @unchecked Sendable {
             return nil
         }
         self.configuration = configuration
+        hasDiagnostics = configuration.hasDiagnosticsHandler
         admission = OriginAdmission(
             limit: max(configuration.maxConcurrentStreams, configuration.maxConnectionsPerHost)
         )
         self.multi = multi
         self.share = share
-        _ = courier_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
-        _ = courier_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, courier_curl_pipe_multiplex)
-        _ = courier_curl_multi_setopt_long(
-            multi,
-            CURLMOPT_MAX_HOST_CONNECTIONS,
-            configuration.maxConnectionsPerHost
-        )
-        _ = courier_curl_multi_setopt_long(
-            multi,
-            CURLMOPT_MAX_TOTAL_CONNECTIONS,
-            configuration.maxTotalConnections ?? 0
-        )
-        _ = courier_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.connectionCacheSize)
-        _ = courier_curl_multi_setopt_long(
-            multi,
-            CURLMOPT_MAX_CONCURRENT_STREAMS,
-            configuration.maxConcurrentStreams
-        )
         resolveList = Self.makeList(configuration.resolveOverrides.map(\.curlValue))
         connectToList = Self.makeList(configuration.connectOverrides.map(\.curlValue))
+        // libcurl 7.88 accepts all of these; a rejection leaves its default in place, which the
+        // transfers survive, so it is reported rather than fatal.
+        let shared = courier_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
+        if shared != CURLSHE_OK {
+            diagnose(.error, "libcurl rejected sharing cookies (CURLSHcode \(shared.rawValue))")
+        }
+        setMultiOption(CURLMOPT_PIPELINING, courier_curl_pipe_multiplex, "CURLMOPT_PIPELINING")
+        setMultiOption(
+            CURLMOPT_MAX_HOST_CONNECTIONS,
+            configuration.maxConnectionsPerHost,
+            "CURLMOPT_MAX_HOST_CONNECTIONS"
+        )
+        setMultiOption(
+            CURLMOPT_MAX_TOTAL_CONNECTIONS,
+            configuration.maxTotalConnections ?? 0,
+            "CURLMOPT_MAX_TOTAL_CONNECTIONS"
+        )
+        setMultiOption(CURLMOPT_MAXCONNECTS, configuration.connectionCacheSize, "CURLMOPT_MAXCONNECTS")
+        setMultiOption(
+            CURLMOPT_MAX_CONCURRENT_STREAMS,
+            configuration.maxConcurrentStreams,
+            "CURLMOPT_MAX_CONCURRENT_STREAMS"
+        )
+    }
+
+    private func setMultiOption(_ option: CURLMoption, _ value: Int, _ name: StaticString) {
+        let code = courier_curl_multi_setopt_long(multi, option, value)
+        guard code != CURLM_OK else { return }
+        diagnose(
+            .error,
+            "libcurl rejected \(name) = \(value): \(String(cString: curl_multi_strerror(code)))",
+            metadata: ["curl.multiCode": String(code.rawValue)]
+        )
     }
 
     private static func makeList(_ values: [String]) -> UnsafeMutablePointer<curl_slist>? {
@@ -217,7 +237,8 @@ final class CurlLoop: @unchecked Sendable {
             }
             if stopping { break }
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            let performed = curl_multi_perform(multi, &running)
+            if performed != CURLM_OK { multiCallFailed("curl_multi_perform", performed) }
             reapFinishedTransfers()
             if !brokenConnections.isEmpty { failTransfersOnBrokenConnections() }
             unpauseDueRequestBodies()
@@ -231,9 +252,22 @@ final class CurlLoop: @unchecked Sendable {
                 return inbox.polling
             }
             // Commands that arrived meanwhile (consumers just resumed post demand) are handled first.
-            if inboxEmpty { curl_multi_poll(multi, nil, 0, pollTimeout(), nil) }
+            if inboxEmpty {
+                let polled = curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+                if polled != CURLM_OK { multiCallFailed("curl_multi_poll", polled) }
+            }
         }
         tearDown(shutdownWaiters)
+    }
+
+    /// A multi-handle call failed: the loop goes on (the next pass retries it, and libcurl fails the
+    /// transfers it cannot drive), but nothing else would say so.
+    private func multiCallFailed(_ call: StaticString, _ code: CURLMcode) {
+        diagnose(
+            .error,
+            "\(call) failed: \(String(cString: curl_multi_strerror(code)))",
+            metadata: ["curl.multiCode": String(code.rawValue)]
+        )
     }
 
     /// Yields `event` to `events` from the loop thread, keeping the consumer's wake-up for the end of
@@ -310,6 +344,7 @@ final class CurlLoop: @unchecked Sendable {
             pending.events.yield(.failed(error))
             if let next = admission.release(origin: pending.origin) { add(next) }
         case .success(let transfer):
+            transfer.startDate = Date()
             let code = curl_multi_add_handle(multi, transfer.easy)
             guard code == CURLM_OK else {
                 transfer.finish(
@@ -341,7 +376,10 @@ final class CurlLoop: @unchecked Sendable {
             var privateData: UnsafePointer<CChar>?
             _ = courier_curl_easy_getinfo_string(easy, CURLINFO_PRIVATE, &privateData)
             guard let privateData, let transfer = active[Int(bitPattern: privateData)] else {
+                // Cannot happen while every added handle is in `active`; if it does, the handle is
+                // removed so that libcurl stops driving it, and the mismatch is reported.
                 curl_multi_remove_handle(multi, easy)
+                diagnose(.error, "libcurl finished a transfer the loop does not know (code \(code.rawValue))")
                 continue
             }
             active[transfer.id] = nil

@@ -1,5 +1,6 @@
 internal import CCourierCurl
 internal import CCourierCurlShim
+internal import CourierDiagnostics
 internal import CourierHTTP
 internal import CourierTransport
 internal import FoundationEssentials
@@ -286,6 +287,9 @@ extension CurlTransferState {
             sentBodyBytes = 0
             return courier_curl_seekfunc_ok
         } catch {
+            // libcurl then fails the transfer with its own "send failed: cannot rewind" code, which
+            // does not say why the reader refused.
+            loop.diagnose(.warning, "the request body cannot be rewound for a resend: \(error)", about: self)
             return courier_curl_seekfunc_cantseek
         }
     }
@@ -356,7 +360,7 @@ extension CurlTransferState {
         }
         guard code == CURLE_OK else {
             var message = String(cString: errorBuffer)
-            if code == CURLE_PEER_FAILED_VERIFICATION, let reason = trustRejection?.lastReason {
+            if code == CURLE_PEER_FAILED_VERIFICATION, let reason = metrics.trustEvaluation?.reason {
                 // libcurl only says "SSL certificate problem: application verification failure".
                 message = "the trust policy rejected the server: \(reason)"
             }
@@ -418,6 +422,8 @@ extension CurlTransferState {
 
     func collectMetrics() -> TransferMetrics {
         var metrics = TransferMetrics()
+        metrics.startDate = startDate
+        metrics.trustEvaluation = trustEvaluation?.record
         func duration(_ info: CURLINFO) -> Duration {
             var value: curl_off_t = 0
             guard courier_curl_easy_getinfo_off(easy, info, &value) == CURLE_OK else { return .zero }

@@ -63,8 +63,11 @@ final class CurlTransferState {
     let answersChallenge: Bool
     /// The `401` challenge head libcurl answered; reported as the response only if no other follows.
     var answeredChallenge: HTTPResponse?
-    /// Set while the transport has a trust policy: why it rejected this transfer's connection.
-    private(set) var trustRejection: TrustRejectionNote?
+    /// Set while the transport has a trust policy: the evaluation of the connection this transfer
+    /// opened, if it opened one.
+    private(set) var trustEvaluation: TrustEvaluationNote?
+    /// When the loop handed the transfer to libcurl (`TransferMetrics.startDate`).
+    var startDate: Date?
     var receivePaused = false
     var sendPaused = false
     var suspended = false
@@ -214,7 +217,7 @@ final class CurlTransferState {
         try set(CURLOPT_HEADERDATA, pointer: context)
         try set(CURLOPT_DEBUGDATA, pointer: context)
         if configuration.trustInstaller != nil {
-            trustRejection = TrustRejectionNote()
+            trustEvaluation = TrustEvaluationNote()
             try set(CURLOPT_SSL_CTX_DATA, pointer: context)
         }
         if let credential = request.credential {
@@ -302,7 +305,8 @@ final class CurlTransferState {
         // libcurl reports some faults it tolerates only as debug text (over-long bodies, HTTP/2
         // GOAWAY on a socket left open). The output stays off (`CURLOPT_VERBOSE=0`, so it costs
         // nothing) except while a response body is read: see `openNoticeWindow`.
-        try options.check(courier_curl_easy_setopt_debug_function(easy, debugCallback), "CURLOPT_DEBUGFUNCTION")
+        let debugFunction = configuration.hasDiagnosticsHandler ? tracingDebugCallback : debugCallback
+        try options.check(courier_curl_easy_setopt_debug_function(easy, debugFunction), "CURLOPT_DEBUGFUNCTION")
         try configureRouting(options, configuration, resolveList: resolveList, connectToList: connectToList)
         try configureTLS(options, configuration)
     }

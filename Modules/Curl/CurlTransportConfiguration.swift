@@ -1,3 +1,4 @@
+public import CourierDiagnostics
 public import CourierSecurity
 public import CourierTransport
 
@@ -95,6 +96,21 @@ extension CurlTransport {
         /// Send `Accept-Encoding` for every coding libcurl decodes (gzip, deflate, br, zstd) and
         /// decode transparently, unless the request sets `Accept-Encoding` itself; on by default.
         public var automaticDecompression: Bool = true
+        /// Where the transport reports what it notices and handles on its own; off
+        /// (`Diagnostics.disabled`) by default, and free while off.
+        ///
+        /// Entries come from the loop thread, so the handler must not block. The transport reports
+        /// libcurl's notices of faults it tolerates (an over-long body, an HTTP/2 GOAWAY) and, at
+        /// `trace`, the rest of libcurl's informational lines it reads while a body arrives; checks
+        /// it cannot make on a response (a body delimited only by the connection's close); trust
+        /// evaluations (`info` on accept, `warning` on reject) while ``trustInstaller`` is set; and
+        /// libcurl calls that failed without failing a transfer. Metadata carries the transfer's
+        /// `url` and `transfer` id where there is one.
+        ///
+        /// ```swift
+        /// configuration.diagnostics = Diagnostics(handler: handler, label: "app.network")
+        /// ```
+        public var diagnostics: Diagnostics = .disabled
 
         /// Creates the default configuration.
         public init() {}

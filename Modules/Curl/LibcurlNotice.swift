@@ -1,5 +1,6 @@
 internal import CCourierCurl
 internal import CCourierCurlShim
+internal import CourierDiagnostics
 internal import CourierHTTP
 internal import CourierTransport
 internal import FoundationEssentials
@@ -61,10 +62,47 @@ extension CurlTransferState {
         return 0
     }
 
+    /// The debug callback of a transport with a diagnostics handler (chosen once, in the transport's
+    /// options, so that ``debugCallback`` stays as cheap as before): like it, and every other
+    /// informational line read in the notice window goes to the handler at `trace`.
+    static let tracingDebugCallback: curl_debug_callback = { _, type, text, size, userdata in
+        guard type == CURLINFO_TEXT, size > 0, let text, let userdata else { return 0 }
+        let transfer = Unmanaged<CurlTransferState>.fromOpaque(userdata).takeUnretainedValue()
+        if LibcurlNotice.mayStart(with: UInt8(bitPattern: text[0])),
+            let notice = LibcurlNotice.parse(
+                String(decoding: UnsafeRawBufferPointer(start: text, count: size), as: UTF8.self)
+            )
+        {
+            transfer.noticed(notice)
+        } else {
+            transfer.traceLibcurlLine(text, size)
+        }
+        return 0
+    }
+
+    /// Hands an informational line libcurl wrote during the notice window to the diagnostics, at
+    /// `trace`, without its line break.
+    private func traceLibcurlLine(_ text: UnsafeMutablePointer<CChar>, _ size: Int) {
+        var length = size
+        while length > 0, text[length - 1] == 0x0A || text[length - 1] == 0x0D { length -= 1 }
+        loop.diagnose(
+            .trace,
+            String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self),
+            metadata: ["curl.info": "text"],
+            about: self
+        )
+    }
+
     /// Records what a line says: a fault becomes the transfer's failure.
     func noticed(_ notice: LibcurlNotice) {
         switch notice {
         case .excessBody(let bytes):
+            loop.diagnose(
+                .warning,
+                "libcurl noticed \(bytes) bytes of body beyond Content-Length and dropped them",
+                metadata: ["curl.notice": "excessBody", "excessBytes": String(bytes)],
+                about: self
+            )
             // libcurl ends the transfer with success; `complete(code:)` turns that into this failure.
             guard excessBodyFailure == nil else { return }
             excessBodyFailure = TransportError(
@@ -73,6 +111,12 @@ extension CurlTransferState {
                 url: request.url
             )
         case .goaway(let code):
+            loop.diagnose(
+                code == 0 ? .notice : .warning,
+                "libcurl noticed an HTTP/2 GOAWAY with error code \(code)",
+                metadata: ["curl.notice": "goaway", "http2.errorCode": String(code)],
+                about: self
+            )
             guard code != 0, pendingFailure == nil, !finished else { return }
             let failure = TransportError(
                 category: .protocolViolation,
@@ -94,15 +138,45 @@ extension CurlTransferState {
     /// check runs.
     func openNoticeWindow(version: HTTPResponse.Version, headers: HTTPHeaders) {
         guard !noticeWindowOpen, request.method != .head else { return }
-        guard version == .http2 || headers.contains(name: "Content-Length") else { return }
-        noticeWindowOpen = courier_curl_easy_setopt_long(easy, CURLOPT_VERBOSE, 1) == CURLE_OK
+        guard version == .http2 || headers.contains(name: "Content-Length") else {
+            if loop.hasDiagnostics { reportUncheckableFraming(headers) }
+            return
+        }
+        let code = courier_curl_easy_setopt_long(easy, CURLOPT_VERBOSE, 1)
+        noticeWindowOpen = code == CURLE_OK
+        if !noticeWindowOpen {
+            loop.diagnose(
+                .warning,
+                "the over-long body and GOAWAY checks are skipped: libcurl rejected CURLOPT_VERBOSE (code \(code.rawValue))",
+                metadata: ["check": "libcurlNotices"],
+                about: self
+            )
+        }
+    }
+
+    /// A body with neither `Content-Length` nor chunked framing ends when the server closes the
+    /// connection (RFC 9112 §6.3, rule 8): a truncated one cannot be told from a complete one, so
+    /// there is nothing to check, and the diagnostics say so.
+    private func reportUncheckableFraming(_ headers: HTTPHeaders) {
+        guard !headers.contains(name: "Transfer-Encoding") else { return }
+        loop.diagnose(
+            .debug,
+            "the body is delimited by the connection's close: its length cannot be checked",
+            metadata: ["check": "bodyLength"],
+            about: self
+        )
     }
 
     /// Turns the debug output off once the declared body has arrived: libcurl checks for excess
     /// before it hands the last bytes over, and a later GOAWAY no longer concerns this response.
     func closeNoticeWindow() {
         noticeWindowOpen = false
-        _ = courier_curl_easy_setopt_long(easy, CURLOPT_VERBOSE, 0)
+        let code = courier_curl_easy_setopt_long(easy, CURLOPT_VERBOSE, 0)
+        if code != CURLE_OK {
+            // The debug callback then keeps running for this transfer's remaining lines: slower,
+            // never wrong.
+            loop.diagnose(.error, "libcurl rejected turning CURLOPT_VERBOSE off (code \(code.rawValue))", about: self)
+        }
     }
 
     /// The socket of the transfer's connection, or nil when it has none.

@@ -1,9 +1,11 @@
 public import CourierHTTP
+public import FoundationEssentials
 
 /// Timings and counts of one transfer (one hop: a redirect starts a new transfer).
 ///
-/// Phase times are offsets from the start of the transfer, as libcurl reports them; a reused
-/// connection has zero name-lookup, connect and TLS times.
+/// Phase times are offsets from the start of the transfer (``startDate``), as libcurl reports them;
+/// a reused connection has zero name-lookup, connect and TLS times. A session reports one metrics
+/// value per attempt and per redirect hop, each with its own ``startDate``.
 ///
 /// ```swift
 /// if case .completed(let metrics) = event {
@@ -11,6 +13,9 @@ public import CourierHTTP
 /// }
 /// ```
 public struct TransferMetrics: Sendable, Hashable {
+    /// When the transport handed the transfer to the network (wall clock); the phase times count
+    /// from here. Nil when the transfer never started.
+    public var startDate: Date?
     /// When the name lookup finished.
     public var nameLookup: Duration = .zero
     /// When the TCP (or Unix socket) connection was established.
@@ -45,6 +50,14 @@ public struct TransferMetrics: Sendable, Hashable {
     public var localPort: Int?
     /// Whether an existing connection carried the transfer.
     public var reusedConnection: Bool = false
+    /// Why the server was trusted or rejected, on the transfer that opened the connection while a
+    /// trust evaluator was configured; nil on a reused connection, on further HTTP/2 streams of a
+    /// connection, on plain HTTP and without an evaluator.
+    ///
+    /// ```swift
+    /// if let trust = metrics.trustEvaluation { print(trust.leafSubject ?? "-", trust.decision) }
+    /// ```
+    public var trustEvaluation: TrustEvaluationRecord?
 
     /// Creates empty metrics; transports fill them in.
     public init() {}
