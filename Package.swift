@@ -67,7 +67,7 @@ let package = Package(
 
         // MARK: Unit tests (no network)
         // The seeded generator shared by the randomised unit and integration tests (not a product).
-        .target(name: "CourierTestSupport", path: "Tests/CourierTestSupport"),
+        .target(name: "CourierTestSupport", dependencies: ["CourierSerialization"], path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
         .testTarget(name: "CourierSerializationTests", dependencies: ["CourierSerialization", "CourierTestSupport"]),
         .testTarget(name: "CourierTransportTests", dependencies: ["CourierHTTP", "CourierTransport"]),
