@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "CourierHTTP", targets: ["CourierHTTP"]),
         .library(name: "CourierSerialization", targets: ["CourierSerialization"]),
+        .library(name: "CourierSerializationXML", targets: ["CourierSerializationXML"]),
         .library(name: "CourierTransport", targets: ["CourierTransport"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
@@ -25,6 +26,9 @@ let package = Package(
         module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
         module("CourierTesting", folder: "Testing", ["CourierHTTP", "CourierTransport"]),
         module("CourierSecurity", folder: "Security"),
+
+        // MARK: XML: FoundationXML links libxml2 and full Foundation, so it stays out of CourierSerialization.
+        module("CourierSerializationXML", folder: "SerializationXML", ["CourierHTTP", "CourierSerialization"]),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
         .systemLibrary(
@@ -70,6 +74,10 @@ let package = Package(
         .target(name: "CourierTestSupport", dependencies: ["CourierSerialization"], path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
         .testTarget(name: "CourierSerializationTests", dependencies: ["CourierSerialization", "CourierTestSupport"]),
+        .testTarget(
+            name: "CourierSerializationXMLTests",
+            dependencies: ["CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTestSupport"]
+        ),
         .testTarget(name: "CourierTransportTests", dependencies: ["CourierHTTP", "CourierTransport"]),
         .testTarget(name: "CourierTestingTests", dependencies: ["CourierHTTP", "CourierTransport", "CourierTesting"]),
         .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity"]),
