@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "CourierHTTP", targets: ["CourierHTTP"]),
         .library(name: "CourierSerialization", targets: ["CourierSerialization"]),
+        .library(name: "CourierSerializationXML", targets: ["CourierSerializationXML"]),
         .library(name: "CourierTransport", targets: ["CourierTransport"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
@@ -34,6 +35,9 @@ let package = Package(
         ),
         // The diagnostics seam: no dependencies, so any layer can emit through it.
         module("CourierDiagnostics", folder: "Diagnostics"),
+
+        // MARK: XML: FoundationXML links libxml2 and full Foundation, so it stays out of CourierSerialization.
+        module("CourierSerializationXML", folder: "SerializationXML", ["CourierHTTP", "CourierSerialization"]),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
         .systemLibrary(
@@ -78,11 +82,19 @@ let package = Package(
         ),
 
         // MARK: Unit tests (no network)
-        // The seeded generator and the collecting diagnostics handler shared by the unit and integration
-        // tests (not a product).
-        .target(name: "CourierTestSupport", dependencies: ["CourierDiagnostics"], path: "Tests/CourierTestSupport"),
+        // The seeded generator, the error-chain helper and the collecting diagnostics handler shared by
+        // the unit and integration tests (not a product).
+        .target(
+            name: "CourierTestSupport",
+            dependencies: ["CourierDiagnostics", "CourierSerialization"],
+            path: "Tests/CourierTestSupport"
+        ),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
         .testTarget(name: "CourierSerializationTests", dependencies: ["CourierSerialization", "CourierTestSupport"]),
+        .testTarget(
+            name: "CourierSerializationXMLTests",
+            dependencies: ["CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTestSupport"]
+        ),
         .testTarget(name: "CourierTransportTests", dependencies: ["CourierHTTP", "CourierTransport"]),
         .testTarget(name: "CourierTestingTests", dependencies: ["CourierHTTP", "CourierTransport", "CourierTesting"]),
         .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity"]),

@@ -57,6 +57,16 @@ courier_swift_test() {
     swift test --skip-build "${COURIER_BUILD_ARGS[@]}" "$@"
 }
 
+# The benchmarks are a nested package: ci/bench builds it in release; ci/test compiles it in debug,
+# with the flags above and a scratch path of its own under .build (nothing is run), so that an API
+# change that breaks CourierBench fails CI instead of the next ci/bench.
+COURIER_BENCH_PACKAGE="$COURIER_ROOT/Integration/Benchmarks"
+
+courier_bench_build() {
+    swift build --package-path "$COURIER_BENCH_PACKAGE" --scratch-path "$COURIER_BUILD_DIR/benchmarks" -c debug \
+        "${COURIER_SWIFT_FLAGS[@]}" "$@"
+}
+
 courier_bin_dir() {
     swift build "${COURIER_BUILD_ARGS[@]}" --show-bin-path
 }

@@ -18,8 +18,8 @@ let rootIdentity = root.lastPathComponent.lowercased()
 // Every probed product, by name: Sources/<Product>/main.swift. (Listed rather than read from the
 // folder, because SwiftPM caches the evaluated manifest and would not see a new folder.)
 let probedProducts = [
-    "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierTesting", "CourierSecurity",
-    "CourierSecurityOpenSSL", "CourierCurl", "CourierDiagnostics", "CourierSessionCore",
+    "CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTransport", "CourierTesting",
+    "CourierSecurity", "CourierSecurityOpenSSL", "CourierCurl", "CourierDiagnostics", "CourierSessionCore",
 ]
 
 func courier(_ product: String) -> Target.Dependency {

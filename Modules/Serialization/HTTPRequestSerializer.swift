@@ -85,6 +85,15 @@ public struct HTTPRequestSerializer: RequestSerializing {
     /// ```
     public var customQuerySerializer: QuerySerializer?
 
+    /// How `Encodable` values become query strings and form bodies; AFNetworking's output
+    /// (``URLEncodedFormEncoder/afNetworkingCompatible``) by default. ``customQuerySerializer`` takes
+    /// ``Parameters`` only, so it plays no part for them.
+    ///
+    /// ```swift
+    /// serializer.formEncoder.keyEncoding = .convertToSnakeCase
+    /// ```
+    public var formEncoder: URLEncodedFormEncoder = .afNetworkingCompatible
+
     /// Creates a serializer with the default `Accept-Language` and `User-Agent` headers.
     ///
     /// Both sources can be pinned, for tests or for a fixed identity.
@@ -255,17 +264,56 @@ public struct HTTPRequestSerializer: RequestSerializing {
         if encodesParametersInURI(request.method) {
             return try serialize(request, parameters: parameters)
         }
+        guard let parameters else { return applyingDefaultHeaders(to: request) }
+        return try serialize(
+            request,
+            query: { _ throws(SerializationError) in nil },
+            contentType: contentType,
+            body: { () throws(SerializationError) in try encodeBody(parameters) }
+        )
+    }
+
+    /// The same shape for a value that is not a ``Parameters`` dictionary (an `Encodable` value, a
+    /// top-level JSON array): `query` makes the query string of a URI method, `body` the body of any
+    /// other method.
+    func serialize(
+        _ request: HTTPRequest,
+        query: (HTTPRequest) throws(SerializationError) -> String?,
+        contentType: HTTPHeaders.Field?,
+        body: () throws(SerializationError) -> Data
+    ) throws(SerializationError) -> HTTPRequest {
         var request = applyingDefaultHeaders(to: request)
-        guard let parameters else { return request }
-        let body = try encodeBody(parameters)
+        if encodesParametersInURI(request.method) {
+            if let query = try query(request), !query.isEmpty {
+                request.url = try Self.url(request.url, appendingQuery: query)
+            }
+            return request
+        }
+        let encoded = try body()
         if !request.headers.contains(name: "Content-Type"), let contentType {
             request.headers.add(contentType)
         }
-        request.body = HTTPBody(body)
+        request.body = HTTPBody(encoded)
         return request
     }
 
-    private static let formContentTypeField = try? HTTPHeaders.Field(name: "Content-Type", value: formContentType)
+    /// The shape for an `Encodable` value in a body format of its own: URI methods get the value's
+    /// query string from ``formEncoder``; other methods get `body` and `contentType`.
+    func serialize(
+        _ request: HTTPRequest,
+        encoding value: some Encodable,
+        contentType: HTTPHeaders.Field?,
+        body: () throws(SerializationError) -> Data
+    ) throws(SerializationError) -> HTTPRequest {
+        try serialize(
+            request,
+            query: { _ throws(SerializationError) in try formEncoder.encode(value) },
+            contentType: contentType,
+            body: body
+        )
+    }
+
+    static let formContentTypeField = try? HTTPHeaders.Field(name: "Content-Type", value: formContentType)
 
     /// `url` with `query` added to its query component, before any fragment.
     ///

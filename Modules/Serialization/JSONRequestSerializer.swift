@@ -9,6 +9,11 @@ public import FoundationEssentials
 /// `Content-Type: application/json` unless present and the body to the compact JSON. When parameters
 /// are `nil` there is no body and no `Content-Type` (unlike the form serializer).
 ///
+/// The top level may be an object (``Parameters``) or an array (``serialize(_:jsonObject:)``), as
+/// `NSJSONSerialization` allows, and any `Encodable` value works too (``serialize(_:encoding:)``,
+/// Alamofire's `JSONParameterEncoder`); a top-level scalar is not a valid JSON object for
+/// AFNetworking and throws its error below.
+///
 /// Values JSON cannot hold (sets, bytes, NaN or infinite doubles) throw AFNetworking's error: request
 /// domain, code -1016, failure reason "The \`parameters\` argument is not valid JSON.". Booleans are
 /// `true`/`false`, null is `null`.
@@ -91,6 +96,20 @@ public struct JSONRequestSerializer: HTTPRequestSerializerBased {
     /// ```
     /// - Throws: ``SerializationError/Code/invalidJSONParameters``.
     public static func encode(_ parameters: Parameters, options: WritingOptions) throws(SerializationError) -> Data {
+        try encode(EncodableParameterValue(value: .dictionary(parameters), format: .json), options: options)
+    }
+
+    /// The JSON text of any `Encodable` value whose top level is an array or an object.
+    ///
+    /// A top-level scalar (`42`, `"text"`, `null`) throws, as AFNetworking's validity check
+    /// (`+[NSJSONSerialization isValidJSONObject:]`) refuses it; so do NaN and infinities.
+    ///
+    /// ```swift
+    /// let data = try JSONRequestSerializer.encode(["a", "b"], options: [])  // ["a","b"]
+    /// ```
+    /// - Throws: ``SerializationError/Code/invalidJSONParameters``, with the encoder's error
+    ///   underneath when it threw one.
+    public static func encode(_ value: some Encodable, options: WritingOptions) throws(SerializationError) -> Data {
         let encoder = JSONEncoder()
         var formatting: JSONEncoder.OutputFormatting = []
         if options.contains(.sortedKeys) { formatting.insert(.sortedKeys) }
@@ -99,12 +118,18 @@ public struct JSONRequestSerializer: HTTPRequestSerializerBased {
         encoder.outputFormatting = formatting
         // The default `.throw` strategy rejects NaN and infinities, as NSJSONSerialization does.
         encoder.nonConformingFloatEncodingStrategy = .throw
+        let data: Data
         do {
-            return try encoder.encode(EncodableParameterValue(value: .dictionary(parameters), format: .json))
+            data = try encoder.encode(value)
         } catch {
             throw .invalidJSONParameters(underlying: error)
         }
+        // The encoder writes no leading whitespace, so the first byte tells a container from a scalar.
+        guard let first = data.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+            throw .invalidJSONParameters(underlying: nil)
+        }
+        return data
     }
 
-    private static let contentTypeField = try? HTTPHeaders.Field(name: "Content-Type", value: contentType)
+    static let contentTypeField = try? HTTPHeaders.Field(name: "Content-Type", value: contentType)
 }

@@ -75,14 +75,26 @@ public struct PropertyListRequestSerializer: HTTPRequestSerializerBased {
     /// ```
     /// - Throws: ``SerializationError/Code/invalidPropertyListParameters``.
     public static func encode(_ parameters: Parameters, format: Format) throws(SerializationError) -> Data {
+        try encode(EncodableParameterValue(value: .dictionary(parameters), format: .propertyList), format: format)
+    }
+
+    /// The property list of any `Encodable` value in `format`.
+    ///
+    /// ```swift
+    /// struct Sync: Encodable { let since: Int }
+    /// let xml = try PropertyListRequestSerializer.encode(Sync(since: 7), format: .xml)
+    /// ```
+    /// - Throws: ``SerializationError/Code/invalidPropertyListParameters``, with the encoder's error
+    ///   underneath (a `nil` has no property-list form, for one).
+    public static func encode(_ value: some Encodable, format: Format) throws(SerializationError) -> Data {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = format == .xml ? .xml : .binary
         do {
-            return try encoder.encode(EncodableParameterValue(value: .dictionary(parameters), format: .propertyList))
+            return try encoder.encode(value)
         } catch {
             throw .invalidPropertyListParameters(underlying: error)
         }
     }
 
-    private static let contentTypeField = try? HTTPHeaders.Field(name: "Content-Type", value: contentType)
+    static let contentTypeField = try? HTTPHeaders.Field(name: "Content-Type", value: contentType)
 }

@@ -78,13 +78,18 @@ extension RequestSerializing {
         urlString: String,
         parameters: Parameters? = nil
     ) throws(SerializationError) -> HTTPRequest {
-        guard let url = URL(string: urlString), let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", url.host != nil
-        else {
-            throw .badURL(urlString)
-        }
-        return try request(method: method, url: url, parameters: parameters)
+        try request(method: method, url: httpURL(urlString), parameters: parameters)
     }
+}
+
+/// `urlString` as an absolute `http` or `https` URL; where AFNetworking asserts, this throws.
+func httpURL(_ urlString: String) throws(SerializationError) -> URL {
+    guard let url = URL(string: urlString), let scheme = url.scheme?.lowercased(),
+        scheme == "http" || scheme == "https", url.host != nil
+    else {
+        throw .badURL(urlString)
+    }
+    return url
 }
 
 extension SerializationError {

@@ -9,7 +9,8 @@ public import FoundationEssentials
 /// - Only an HTTP response is validated; with no response, everything is valid.
 /// - Content type (only when ``acceptableContentTypes`` is set): the response's MIME type (the
 ///   `Content-Type` media type without parameters, lowercased) must be in the set, unless the
-///   response has no MIME type *and* no body. The error has code ``SerializationError/Code/unacceptableContentType``,
+///   response has no MIME type *and* no body. A mismatch is an error only when there is a body
+///   (see below). The error has code ``SerializationError/Code/unacceptableContentType``,
 ///   URL-loading code `-1016` and the description `Request failed: unacceptable content-type: <mime>`
 ///   (`(null)` when there is no MIME type but there is a body, as AFNetworking prints it).
 ///   Types compare case-insensitively (RFC 9110 §8.3.1); AFNetworking compares the lowercased MIME
@@ -25,10 +26,15 @@ public import FoundationEssentials
 ///   body. When both checks fail, the status error is returned with the content-type error as its
 ///   ``SerializationError/underlying`` error.
 ///
-/// The difference: AFNetworking marks a content-type mismatch with an *empty* body invalid but
-/// reports no error object, and reports nothing at all when the response has no URL. Courier always
-/// reports an invalid response with an error, because an invalid response with no error cannot be
-/// told apart from a valid one by the caller.
+/// A content-type mismatch with an *empty* body is not an error, as in AFNetworking's
+/// `-[AFHTTPResponseSerializer validateResponse:data:error:]`, which marks the response invalid but
+/// makes no error object for it: a `204 No Content` labelled `text/html`, or a download whose body
+/// went to a file (the serializer then sees empty data), succeeds with no value. The status check
+/// still applies to such a response.
+///
+/// The difference: AFNetworking reports nothing at all when the response has no URL. Courier
+/// reports the error anyway, with the request's URL or none, because an invalid response with no
+/// error cannot be told apart from a valid one by the caller.
 ///
 /// ```swift
 /// var validator = ResponseValidator(acceptableContentTypes: ["application/json"])
@@ -77,9 +83,8 @@ public struct ResponseValidator: Sendable, Hashable {
         let hasBody = !(data?.isEmpty ?? true)
 
         var contentTypeError: SerializationError?
-        if let acceptableContentTypes, response.mimeType != nil || hasBody,
-            !Self.accepts(response.mimeType, among: acceptableContentTypes)
-        {
+        // With no body there is nothing to misread, so a mismatch is no error (AFNetworking b.7).
+        if let acceptableContentTypes, hasBody, !Self.accepts(response.mimeType, among: acceptableContentTypes) {
             contentTypeError = SerializationError(
                 code: .unacceptableContentType,
                 domain: .response,

@@ -55,6 +55,8 @@ public struct SerializationError: Error, Sendable, CustomStringConvertible {
         public static let invalidJSON = Code("invalidJSON")
         /// The body is not a valid property list.
         public static let invalidPropertyList = Code("invalidPropertyList")
+        /// The body is not well-formed XML (the XML response serializers of `CourierSerializationXML`).
+        public static let invalidXML = Code("invalidXML")
         /// The body could not be decoded into the requested `Decodable` type.
         public static let decodingFailed = Code("decodingFailed")
         /// The charset named by `Content-Type` is not one that Courier decodes.

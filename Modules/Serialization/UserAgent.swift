@@ -3,9 +3,12 @@ internal import Glibc
 /// The default `User-Agent` value: `<executable name>/<version> (Linux <kernel release>)`.
 ///
 /// This is the Linux counterpart of AFNetworking's `<bundle name>/<version> (Mac OS X <version>)`.
-/// As in AFNetworking, characters outside printable ASCII are removed (AFNetworking first
-/// transliterates them to Latin; Courier only strips them, so `Café` becomes `Caf`), which keeps the
-/// value a valid field value (RFC 9110 §10.1.5).
+/// As in AFNetworking, the value is folded to printable ASCII, which keeps it a valid field value
+/// (RFC 9110 §10.1.5): accented Latin letters lose their accents (`Café` becomes `Cafe`), letters
+/// without a decomposition get ICU's Latin-ASCII spelling (`Straße` becomes `Strasse`, `Łódź`
+/// `Lodz`), and what remains outside ASCII is removed. AFNetworking uses ICU, which also romanises
+/// other scripts (`Привет` becomes `Privet`) and folds symbols such as `½`; Courier, which links no
+/// ICU, drops those characters instead.
 ///
 /// ```swift
 /// UserAgent.headerValue(executableName: "courier", version: "1.2", kernelRelease: "6.1.0-18-amd64")
@@ -56,8 +59,8 @@ public enum UserAgent {
         }
     }
 
-    /// Keeps printable ASCII and the space; drops everything else.
+    /// Folds to printable ASCII, as AFNetworking transliterates a non-ASCII `User-Agent`.
     static func asciiOnly(_ text: String) -> String {
-        String(decoding: text.utf8.filter { (0x20...0x7E).contains($0) }, as: UTF8.self)
+        LatinASCII.fold(text)
     }
 }

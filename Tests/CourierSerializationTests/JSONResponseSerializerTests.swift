@@ -72,6 +72,16 @@ import Testing
         #expect(missing.error == nil)
     }
 
+    @Test(arguments: [(204, "text/html"), (200, "application/octet-stream")])
+    func returnsNothingForAnEmptyBodyOfAnotherType(status: Int, contentType: String) throws {
+        // A 204 labelled text/html, or a download whose bytes went to a file, so that the
+        // serializer sees empty data: no value and no error, as in AFNetworking.
+        let outcome = try serialize("", status: status, contentType: contentType)
+        #expect(outcome.value == nil)
+        #expect(outcome.error == nil)
+        #expect(try outcome.get() == nil)
+    }
+
     @Test func reportsOnlyTheStatusForAnEmptyErrorBody() throws {
         let outcome = try serialize("", status: 500)
         #expect(outcome.value == nil)

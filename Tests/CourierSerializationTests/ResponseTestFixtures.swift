@@ -1,5 +1,6 @@
 import CourierHTTP
 import CourierSerialization
+import CourierTestSupport
 import FoundationEssentials
 
 /// Responses, requests and bodies shared by the response-serializer suites.
@@ -23,19 +24,6 @@ enum ResponseTestFixtures {
 
     static func body(_ text: String) -> Data { Data(text.utf8) }
 
-    /// The chain of errors under `error`, outermost first, as `SerializationError` codes or type names.
-    static func chain(_ error: (any Error)?) -> [String] {
-        var names: [String] = []
-        var current = error
-        while let error = current {
-            if let serializationError = error as? SerializationError {
-                names.append(serializationError.code.description)
-                current = serializationError.underlying
-            } else {
-                names.append(String(describing: type(of: error)))
-                current = nil
-            }
-        }
-        return names
-    }
+    /// The chain of errors under `error`, outermost first (see `serializationErrorChain`).
+    static func chain(_ error: (any Error)?) -> [String] { serializationErrorChain(error) }
 }

@@ -104,16 +104,22 @@ import Testing
         #expect(error?.localizedDescription == "Request failed: unacceptable content-type: (null)")
     }
 
-    @Test func reportsAContentTypeMismatchEvenWithAnEmptyBody() throws {
-        // AFNetworking marks this invalid without an error object; Courier reports it.
+    @Test func ignoresAContentTypeMismatchWhenThereIsNoBody() throws {
+        // AFNetworking's validateResponse:data:error: makes no error object for an empty body.
         let validator = ResponseValidator(acceptableContentTypes: ["application/json"])
-        let error = validator.validate(
-            response: try Fixtures.response(200, contentType: "text/html"),
-            data: Data(),
-            request: nil
-        )
+        let response = try Fixtures.response(204, contentType: "text/html")
+        #expect(validator.validate(response: response, data: Data(), request: nil) == nil)
+        #expect(validator.validate(response: response, data: nil, request: nil) == nil)
+        // One byte is a body: the mismatch is an error again.
+        let error = validator.validate(response: response, data: Fixtures.body(" "), request: nil)
         #expect(error?.code == .unacceptableContentType)
-        #expect(error?.data == nil)
+    }
+
+    @Test func stillChecksTheStatusOfAMismatchedEmptyResponse() throws {
+        let validator = ResponseValidator(acceptableContentTypes: ["application/json"])
+        let response = try Fixtures.response(404, contentType: "text/html")
+        let error = validator.validate(response: response, data: Data(), request: nil)
+        #expect(Fixtures.chain(error) == ["unacceptableStatusCode"])
     }
 
     @Test func comparesContentTypesCaseInsensitivelyWithoutParameters() throws {
