@@ -54,7 +54,7 @@ enum SetCookieParser {
             case "httponly":
                 httpOnly = true
             case "samesite":
-                // RFC 6265bis §5.4.7: an unknown value leaves the attribute unset.
+                // The RFC 6265bis draft ignores a SameSite attribute with an unknown value.
                 switch attributeValue.lowercased() {
                 case "strict": sameSite = .strict
                 case "lax": sameSite = .lax

@@ -14,10 +14,10 @@ public import FoundationEssentials
 ///
 /// ``sameSite`` is informational: it is what the server asked for, kept so that it can be shown and
 /// written back, but a client that makes every request on its own behalf has no "site for cookies"
-/// to compare with (RFC 6265bis §5.2), so no Courier store or transport withholds a cookie because
-/// of it.
+/// to compare with (the same-site requests of the RFC 6265bis draft), so no Courier store or
+/// transport withholds a cookie because of it.
 public struct Cookie: Sendable, Hashable, Codable {
-    /// The `SameSite` attribute a server set (RFC 6265bis §4.1.2.7).
+    /// The `SameSite` attribute a server set (defined by the RFC 6265bis draft, not by RFC 6265).
     public enum SameSite: String, Sendable, Hashable, Codable {
         /// `SameSite=Strict`.
         case strict = "Strict"
