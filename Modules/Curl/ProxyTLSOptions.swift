@@ -1,4 +1,5 @@
 internal import CCourierCurl
+internal import CCourierCurlShim
 internal import CourierTransport
 
 extension CurlTransferState {

@@ -1,4 +1,5 @@
 internal import CCourierCurl
+internal import CCourierCurlShim
 internal import CourierTransport
 
 /// The libcurl options that carry one TLS peer's trust anchors and client identity: libcurl keeps
