@@ -52,6 +52,25 @@ import Testing
         #expect(result.response == nil)
         #expect(result.error?.category == .serverTrustFailed)
         #expect(result.error?.code == 60)
+        #expect(result.error?.message.hasPrefix("the HTTPS proxy's certificate did not verify") == true)
+        await transport.shutdown()
+    }
+
+    @Test(.enabled(if: ready, "TEST_HTTPS_PROXY_URL not set"))
+    func anUntrustedServerBehindATrustedProxyFailsItsHandshake() async throws {
+        let proxy = try #require(Self.httpsProxy)
+        let base = try #require(CurlTestServers.https)
+        let transport = transport(proxy: proxy) {
+            $0.proxyTLS.caFile = CurlTestServers.caFile
+            $0.tls.caFile = Self.otherCA
+        }
+        let result = await fetchSmall(base, through: transport)
+        // libcurl 7.88 (the curl tool too) reports an untrusted server behind an HTTPS proxy as 35
+        // "SSL_ERROR_SYSCALL", not 60, and leaves no verify result that tells it apart from another
+        // handshake failure: the error mapping can only say tlsFailed.
+        #expect(result.error?.category == .tlsFailed)
+        #expect(result.error?.code == 35)
+        #expect(result.error?.message.contains("proxy") == false, "\(String(describing: result.error))")
         await transport.shutdown()
     }
 

@@ -77,7 +77,10 @@ extension CurlTransport {
         /// libcurl verifies a TLS proxy as it verifies a server, with these settings instead of
         /// ``tls``: a proxy whose certificate does not verify fails the transfer like an untrusted
         /// server, with `TransportError.Category.serverTrustFailed` (libcurl reports both as
-        /// `CURLE_PEER_FAILED_VERIFICATION`). Ignored for `http://` and SOCKS proxies.
+        /// `CURLE_PEER_FAILED_VERIFICATION`), and the message begins "the HTTPS proxy's certificate
+        /// did not verify". Behind an `https://` proxy, libcurl 7.88 reports an untrusted *server* as
+        /// `CURLE_SSL_CONNECT_ERROR` ("SSL_ERROR_SYSCALL"), so that arrives as
+        /// `TransportError.Category.tlsFailed`. Ignored for `http://` and SOCKS proxies.
         ///
         /// - Important: libcurl 7.88 calls `CURLOPT_SSL_CTX_FUNCTION` for the proxy's handshake too
         ///   (measured), so a ``trustInstaller`` is also asked about the proxy's certificate, with the
