@@ -59,7 +59,7 @@ public final class InMemoryCookieStore: CookieStore {
     }
 
     /// Stores what the `Set-Cookie` fields of `headers` set, for a response to a request for `url`,
-    /// and returns the cookies it stored (fields that RFC 6265 ignores are left out).
+    /// and returns the cookies the fields set (fields that RFC 6265 ignores are left out).
     ///
     /// ```swift
     /// store.storeCookies(from: response.headers, for: request.url)
@@ -73,7 +73,8 @@ public final class InMemoryCookieStore: CookieStore {
     }
 
     /// Stores what each `Set-Cookie` field value sets, for a response to a request for `url`, and
-    /// returns the cookies it stored.
+    /// returns the cookies the fields set, in order (an already expired one deletes its namesake
+    /// instead of being stored).
     ///
     /// ```swift
     /// store.storeCookies(setCookieFields: ["a=1; Max-Age=60", "b=2; Domain=example.com"], for: url)
