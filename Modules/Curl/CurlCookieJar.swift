@@ -5,7 +5,8 @@ public import CourierTransport
 /// Every operation runs on the transport's loop thread (the jar lives in a libcurl share handle that
 /// only that thread touches) and is awaited here, so no thread ever blocks on it. Cookies are listed
 /// and set as Netscape cookie-file lines (`domain  flag  path  secure  expiry  name  value`, tab
-/// separated; `#HttpOnly_` prefixes HTTP-only cookies) or as `Set-Cookie:` header lines.
+/// separated; `#HttpOnly_` prefixes HTTP-only cookies) or as `Set-Cookie:` header lines; as a
+/// `CookieStore` (the transport's `cookieStore`) it reads and writes `Cookie` values.
 ///
 /// ```swift
 /// try await transport.cookies.set("Set-Cookie: session=abc; Domain=127.0.0.1; Path=/")
@@ -58,7 +59,7 @@ public struct CurlCookieJar: Sendable {
         _ = try await run(.save(path: path))
     }
 
-    private func run(_ operation: CookieOperation) async throws(TransportError) -> [String] {
+    func run(_ operation: CookieOperation) async throws(TransportError) -> [String] {
         guard let loop else {
             throw startupError ?? CurlLoop.shutDownError(nil)
         }

@@ -44,6 +44,8 @@ enum CookieOperation: Sendable {
     case set(String)
     case removeAll
     case removeSessionCookies
+    /// Removes the cookies with this name, domain and path (a cookie's identity, RFC 6265 §5.3).
+    case remove(name: String, domain: String, path: String)
     case load(path: String)
     case save(path: String)
 }
@@ -520,7 +522,7 @@ final class CurlLoop: @unchecked Sendable {
                 return failure("cannot write cookie file \(path)")
             }
             return result
-        case .list, .set, .removeAll, .removeSessionCookies:
+        case .list, .set, .removeAll, .removeSessionCookies, .remove:
             break
         }
         guard let handle = sharedCookieHandle() else { return failure("curl_easy_init failed") }
@@ -546,9 +548,61 @@ final class CurlLoop: @unchecked Sendable {
         case .removeSessionCookies:
             let code = courier_curl_easy_setopt_string(handle, CURLOPT_COOKIELIST, "SESS")
             return code == CURLE_OK ? .success([]) : failure("clearing session cookies failed", code: code)
+        case .remove(let name, let domain, let path):
+            return removeCookie(name: name, domain: domain, path: path, handle: handle)
         case .load, .save:
             return .success([])
         }
+    }
+
+    /// libcurl has no command that deletes one cookie, so the jar is emptied and refilled with the
+    /// other lines; on the loop thread no transfer can see it in between.
+    private func removeCookie(
+        name: String,
+        domain: String,
+        path: String,
+        handle: UnsafeMutableRawPointer
+    ) -> Result<[String], TransportError> {
+        var list: UnsafeMutablePointer<curl_slist>?
+        let code = courier_curl_easy_getinfo_slist(handle, CURLINFO_COOKIELIST, &list)
+        guard code == CURLE_OK else {
+            return .failure(
+                TransportError(category: .other, code: Int(code.rawValue), message: "listing cookies failed")
+            )
+        }
+        defer { curl_slist_free_all(list) }
+        var kept: [String] = []
+        var removed = false
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data {
+                let line = String(cString: data)
+                if let cookie = NetscapeCookieLine.parse(line),
+                    cookie.name == name && cookie.domain == domain && cookie.path == path
+                {
+                    removed = true
+                } else {
+                    kept.append(line)
+                }
+            }
+            node = current.pointee.next
+        }
+        guard removed else { return .success([]) }
+        let cleared = courier_curl_easy_setopt_string(handle, CURLOPT_COOKIELIST, "ALL")
+        guard cleared == CURLE_OK else {
+            return .failure(
+                TransportError(category: .other, code: Int(cleared.rawValue), message: "clearing cookies failed")
+            )
+        }
+        for line in kept {
+            let added = courier_curl_easy_setopt_string(handle, CURLOPT_COOKIELIST, line)
+            guard added == CURLE_OK else {
+                return .failure(
+                    TransportError(category: .other, code: Int(added.rawValue), message: "restoring a cookie failed")
+                )
+            }
+        }
+        return .success([])
     }
 
     /// An easy handle attached to the shared jar that is never added to the multi handle.

@@ -364,6 +364,7 @@ extension CurlTransferState {
                 // libcurl only says "SSL certificate problem: application verification failure".
                 message = "the trust policy rejected the server: \(reason)"
             }
+            if code == CURLE_PEER_FAILED_VERIFICATION { message = describingProxyTrustFailure(message) }
             finish(
                 failure: CurlErrorMapping.error(
                     code: Int(code.rawValue),

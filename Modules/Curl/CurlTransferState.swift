@@ -309,6 +309,7 @@ final class CurlTransferState {
         try options.check(courier_curl_easy_setopt_debug_function(easy, debugFunction), "CURLOPT_DEBUGFUNCTION")
         try configureRouting(options, configuration, resolveList: resolveList, connectToList: connectToList)
         try configureTLS(options, configuration)
+        try configureProxyTLS(options, configuration)
     }
 
     /// Whether the request carries a body: any non-empty body, and an empty one for methods whose
@@ -419,8 +420,7 @@ final class CurlTransferState {
         _ configuration: CurlTransport.Configuration
     ) throws(TransportError) {
         let tls = configuration.tls
-        if let caFile = tls.caFile { try options.set(CURLOPT_CAINFO, caFile) }
-        if let caDirectory = tls.caDirectory { try options.set(CURLOPT_CAPATH, caDirectory) }
+        try options.setMaterial(of: tls, .server)
         if configuration.trustInstaller != nil {
             // The policy decides: OpenSSL must still ask (VERIFYPEER, else it ignores the verify
             // callback's verdict), the host check is the policy's, and no session may be resumed
@@ -435,12 +435,6 @@ final class CurlTransferState {
         } else {
             try options.set(CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer ? 1 : 0)
             try options.set(CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
-        }
-        if let identity = tls.clientCertificate {
-            try options.set(CURLOPT_SSLCERT, identity.path)
-            try options.set(CURLOPT_SSLCERTTYPE, identity.format.rawValue)
-            if let keyPath = identity.keyPath { try options.set(CURLOPT_SSLKEY, keyPath) }
-            if let password = identity.keyPassword { try options.set(CURLOPT_KEYPASSWD, password) }
         }
     }
 

@@ -35,6 +35,13 @@ public final class CurlTransport: HTTPTransport {
     public let configuration: Configuration
     /// The transport's cookie jar, shared by every transfer that handles cookies.
     public let cookies: CurlCookieJar
+
+    /// The cookie jar as a `CookieStore`: ``cookies``, seen through the protocol.
+    ///
+    /// ```swift
+    /// let names = try await transport.cookieStore?.allCookies().map(\.name)
+    /// ```
+    public var cookieStore: (any CookieStore)? { cookies }
     private let loop: CurlLoop?
     private let startupError: TransportError?
     private let nextIdentifier = Atomic<Int>(0)

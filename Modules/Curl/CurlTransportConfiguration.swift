@@ -70,6 +70,30 @@ extension CurlTransport {
         public var unixSocketPath: String?
         /// Trust anchors, client certificate and verification switches.
         public var tls: TLS = TLS()
+        /// Trust anchors, client certificate and verification switches for the connection to an
+        /// `https://` proxy (`CURLOPT_PROXY_CAINFO`, `CURLOPT_PROXY_CAPATH`, `CURLOPT_PROXY_SSLCERT`,
+        /// `CURLOPT_PROXY_SSLKEY`, `CURLOPT_PROXY_KEYPASSWD`, `CURLOPT_PROXY_SSL_VERIFYPEER` and
+        /// `CURLOPT_PROXY_SSL_VERIFYHOST`); the system trust store and full verification by default.
+        ///
+        /// libcurl verifies a TLS proxy as it verifies a server, with these settings instead of
+        /// ``tls``: a proxy whose certificate does not verify fails the transfer like an untrusted
+        /// server, with `TransportError.Category.serverTrustFailed` (libcurl reports both as
+        /// `CURLE_PEER_FAILED_VERIFICATION`), and the message begins "the HTTPS proxy's certificate
+        /// did not verify". Behind an `https://` proxy, libcurl 7.88 reports an untrusted *server* as
+        /// `CURLE_SSL_CONNECT_ERROR` ("SSL_ERROR_SYSCALL"), so that arrives as
+        /// `TransportError.Category.tlsFailed`. Ignored for `http://` and SOCKS proxies.
+        ///
+        /// - Important: libcurl 7.88 calls `CURLOPT_SSL_CTX_FUNCTION` for the proxy's handshake too
+        ///   (measured), so a ``trustInstaller`` is also asked about the proxy's certificate, with the
+        ///   request's host; its answer is then final for the proxy as well. Behind an `https://`
+        ///   proxy, use a policy that accepts the proxy's certificate too, or no policy.
+        ///
+        /// ```swift
+        /// configuration.proxy = .explicit(url: "https://proxy.internal:3129", credentials: nil, noProxy: [])
+        /// configuration.proxyTLS.caFile = "/etc/courier/proxy-ca.pem"
+        /// configuration.proxyTLS.clientCertificate = CurlTransport.ClientCertificate(path: "app.pem", keyPath: "app.key")
+        /// ```
+        public var proxyTLS: TLS = TLS()
         /// The trust policy asked on every new TLS connection; `nil` (the default) leaves trust to
         /// libcurl and ``TLS``.
         ///
@@ -158,6 +182,8 @@ extension CurlTransport {
             var values = resolveOverrides.map(\.curlValue) + connectOverrides.map(\.curlValue)
             values += [unixSocketPath, tls.caFile, tls.caDirectory, tls.clientCertificate?.path].compactMap { $0 }
             values += [tls.clientCertificate?.keyPath, tls.clientCertificate?.keyPassword].compactMap { $0 }
+            values += [proxyTLS.caFile, proxyTLS.caDirectory, proxyTLS.clientCertificate?.path].compactMap { $0 }
+            values += [proxyTLS.clientCertificate?.keyPath, proxyTLS.clientCertificate?.keyPassword].compactMap { $0 }
             if case .explicit(let url, let credentials, let noProxy) = proxy {
                 values += [url] + noProxy
                 if let credentials { values += [credentials.user, credentials.password] }
@@ -273,7 +299,8 @@ extension CurlTransport {
         }
     }
 
-    /// TLS trust anchors, client identity and verification switches.
+    /// TLS trust anchors, client identity and verification switches, for servers (``Configuration/tls``)
+    /// or for an `https://` proxy (``Configuration/proxyTLS``).
     ///
     /// ```swift
     /// configuration.tls.caFile = "/etc/courier/internal-ca.pem"

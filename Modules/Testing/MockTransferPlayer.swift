@@ -10,6 +10,7 @@ struct MockTransferPlayer {
     let control: MockTransferControl
     let demand: MockDemandSignal
     let maximumResponseBodySize: Int64?
+    let storeCookies: @Sendable (HTTPHeaders) -> Void
     let file: MockDownloadFile?
 
     private var metrics = TransferMetrics()
@@ -25,7 +26,8 @@ struct MockTransferPlayer {
         source: TransferEventSource,
         control: MockTransferControl,
         demand: MockDemandSignal,
-        maximumResponseBodySize: Int64?
+        maximumResponseBodySize: Int64?,
+        storeCookies: @escaping @Sendable (HTTPHeaders) -> Void
     ) {
         self.request = request
         self.options = options
@@ -33,6 +35,8 @@ struct MockTransferPlayer {
         self.control = control
         self.demand = demand
         self.maximumResponseBodySize = maximumResponseBodySize
+        self.storeCookies = storeCookies
+        metrics.startDate = Date()
         if case .file(let path, let resume) = options.destination {
             file = MockDownloadFile(path: path, resume: resume)
         } else {
@@ -94,6 +98,7 @@ struct MockTransferPlayer {
     private mutating func acceptHead(_ response: HTTPResponse, isRedirect: Bool = false) throws(TransportError) {
         guard !hasHead else { throw failure(.protocolViolation, "the scripted reply has a second response head") }
         hasHead = true
+        storeCookies(response.headers)
         metrics.protocolVersion = response.version
         metrics.firstByte = started.duration(to: .now)
         expectedLength = response.headers["Content-Length"].flatMap { Int64($0) }

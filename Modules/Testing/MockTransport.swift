@@ -87,6 +87,13 @@ public final class MockTransport: HTTPTransport {
     public let maximumRequestBodySize: Int
     /// The largest response body when a request does not say; `nil` for no limit.
     public let maximumResponseBodySize: Int64?
+    /// The cookies the transport sends and stores, as a real transport's jar: a request that does
+    /// not opt out (`handlesCookies`) gets their `Cookie` field, and every response head's
+    /// `Set-Cookie` fields (redirects included) are stored. `nil` when cookies are off.
+    public let cookies: InMemoryCookieStore?
+
+    /// The transport's cookie store, ``cookies``.
+    public var cookieStore: (any CookieStore)? { cookies }
 
     /// Creates a transport with no stubs.
     ///
@@ -96,9 +103,15 @@ public final class MockTransport: HTTPTransport {
     /// - Parameters:
     ///   - maximumRequestBodySize: The largest request body read into the record.
     ///   - maximumResponseBodySize: The default response body limit (a request's own wins).
-    public init(maximumRequestBodySize: Int = 64 << 20, maximumResponseBodySize: Int64? = nil) {
+    ///   - cookies: The cookie store; a new empty one by default, `nil` to turn cookies off.
+    public init(
+        maximumRequestBodySize: Int = 64 << 20,
+        maximumResponseBodySize: Int64? = nil,
+        cookies: InMemoryCookieStore? = InMemoryCookieStore()
+    ) {
         self.maximumRequestBodySize = maximumRequestBodySize
         self.maximumResponseBodySize = maximumResponseBodySize
+        self.cookies = cookies
     }
 
     /// Answers requests that `matches` accepts with `reply`; later stubs win over earlier ones.
@@ -222,18 +235,25 @@ public final class MockTransport: HTTPTransport {
         let control = MockTransferControl(source: source, url: request.url) { [weak self] action in
             self?.state.withLock { $0.controlCalls.append(ControlCall(url: request.url, action: action)) }
         }
+        let jar = request.handlesCookies == false ? nil : cookies
         var player = MockTransferPlayer(
             request: request,
             options: options,
             source: source,
             control: control,
             demand: demand,
-            maximumResponseBodySize: request.maximumResponseBodySize ?? maximumResponseBodySize
+            maximumResponseBodySize: request.maximumResponseBodySize ?? maximumResponseBodySize,
+            storeCookies: { headers in _ = jar?.storeCookies(from: headers, for: request.url) }
         )
         var sent = request
         for field in player.file?.requestFields ?? [] {
             sent.headers.remove(name: field.name)
             try? sent.headers.add(name: field.name, value: field.value)
+        }
+        if let stored = jar?.cookieHeaderValue(for: request.url) {
+            // As libcurl does: the jar's cookies after any the request names itself.
+            let own = sent.headers["Cookie"].map { $0 + "; " } ?? ""
+            try? sent.headers.set(name: "Cookie", value: own + stored)
         }
         let (index, respond) = state.withLock { state -> (Int, Responder?) in
             state.records.append((sent, nil))

@@ -34,11 +34,24 @@ public protocol HTTPTransport: Sendable {
     ///
     /// The default does nothing, which suits transports that own nothing.
     func shutdown() async
+
+    /// The store of the cookies the transport sends and keeps, or `nil` when it handles none.
+    ///
+    /// Requests whose `handlesCookies` (or the transport's default) says so get the store's matching
+    /// cookies and leave their responses' `Set-Cookie` fields in it. The default is `nil`.
+    ///
+    /// ```swift
+    /// let names = try await transport.cookieStore?.allCookies().map(\.name) ?? []
+    /// ```
+    var cookieStore: (any CookieStore)? { get }
 }
 
 extension HTTPTransport {
     /// Does nothing.
     public func shutdown() async {}
+
+    /// `nil`: the transport keeps no cookies.
+    public var cookieStore: (any CookieStore)? { nil }
 
     /// Starts a transfer with default options.
     ///

@@ -165,3 +165,23 @@ import Testing
         #expect(transport.controlCalls.first?.url == start)
     }
 }
+
+@Suite struct SessionCookieTests {
+    @Test func aCookieSetByARedirectIsSentByTheTransportOnTheNextHop() async throws {
+        // A login flow: the 302 sets the session cookie and the target needs it. The session never
+        // writes a Cookie field itself: the transport's store does.
+        let transport = MockTransport()
+        let home = URL(string: "https://app.example.com/home")!
+        transport.stub(
+            url: "https://app.example.com/login",
+            reply: .redirect(to: home, headers: ["Set-Cookie": "sid=42; Path=/; Secure; HttpOnly"])
+        )
+        transport.stub(url: home.absoluteString, reply: .init(status: 200))
+        let session = SessionManager(transport: transport)
+
+        _ = try await session.data(for: HTTPRequest(url: URL(string: "https://app.example.com/login")!))
+
+        #expect(transport.requests.first?.request.headers["Cookie"] == nil)
+        #expect(transport.requests.last?.request.headers["Cookie"] == "sid=42")
+    }
+}

@@ -225,3 +225,52 @@ import Testing
         } throws: { ($0 as? TransportError)?.category == .requestBodyAlreadyConsumed }
     }
 }
+
+@Suite struct MockTransportCookieTests {
+    private let login = URL(string: "https://api.example.com/login")!
+    private let profile = URL(string: "https://api.example.com/me")!
+
+    private func transport(cookies: InMemoryCookieStore? = InMemoryCookieStore()) -> MockTransport {
+        let transport = MockTransport(cookies: cookies)
+        transport.stub(
+            url: login.absoluteString,
+            reply: .init(status: 204, headers: ["Set-Cookie": "session=abc; Path=/"])
+        )
+        transport.stub(url: profile.absoluteString, reply: .init(status: 200))
+        return transport
+    }
+
+    @Test func storesSetCookieAndSendsItWithTheNextRequest() async throws {
+        let transport = transport()
+        _ = try await transport.startTransfer(HTTPRequest(url: login)).collect(upTo: 10)
+        var request = HTTPRequest(url: profile)
+        try request.headers.set(name: "Cookie", value: "theme=dark")
+        _ = try await transport.startTransfer(request).collect(upTo: 10)
+
+        #expect(transport.requests.last?.request.headers["Cookie"] == "theme=dark; session=abc")
+        let stored = try await transport.cookieStore?.allCookies()
+        #expect(stored?.map(\.name) == ["session"])
+    }
+
+    @Test func aRequestThatOptsOutNeitherSendsNorStores() async throws {
+        let transport = transport()
+        var optedOut = HTTPRequest(url: login)
+        optedOut.handlesCookies = false
+        _ = try await transport.startTransfer(optedOut).collect(upTo: 10)
+        #expect(transport.cookies?.snapshot().isEmpty == true)
+
+        _ = try await transport.startTransfer(HTTPRequest(url: login)).collect(upTo: 10)
+        var quiet = HTTPRequest(url: profile)
+        quiet.handlesCookies = false
+        _ = try await transport.startTransfer(quiet).collect(upTo: 10)
+        #expect(transport.requests.last?.request.headers["Cookie"] == nil)
+    }
+
+    @Test func aTransportWithoutAStoreHasNoCookies() async throws {
+        let transport = transport(cookies: nil)
+        _ = try await transport.startTransfer(HTTPRequest(url: login)).collect(upTo: 10)
+        _ = try await transport.startTransfer(HTTPRequest(url: profile)).collect(upTo: 10)
+        #expect(transport.cookieStore == nil)
+        #expect(transport.requests.last?.request.headers["Cookie"] == nil)
+    }
+}
