@@ -108,8 +108,9 @@ import Testing
         )
 
         #expect(response.error?.kind == .deadlineExceeded)
-        // Promptness is the behaviour under test: the margin covers libcurl's timer granularity.
-        #expect(started.duration(to: .now) < .milliseconds(2500))
+        // Promptness is the behaviour under test: the call must end well before the 5 s the server
+        // takes; the margin above the 1 s deadline absorbs a loaded 2-core machine.
+        #expect(started.duration(to: .now) < .milliseconds(4500))
         await session.shutdown()
         await transport.shutdown()
     }
