@@ -11,8 +11,10 @@ public import FoundationEssentials
 /// print(response.response?.status ?? "-", response.value ?? "no content", response.metrics.count)
 /// ```
 public struct DataResponse<Value: Sendable>: Sendable {
-    /// The last request sent (adapted, after redirects), or the original one if none was sent.
-    public let request: HTTPRequest
+    /// The last request sent (adapted, after redirects), or the original one if none was sent;
+    /// `nil` when no request could be built (an ``HTTPSessionManager`` call whose parameters could
+    /// not be serialized).
+    public let request: HTTPRequest?
     /// The final response head, when one arrived.
     public let response: HTTPResponse?
     /// The final response's body, when one arrived.
