@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
         .library(name: "CourierSecurityOpenSSL", targets: ["CourierSecurityOpenSSL"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
+        .library(name: "CourierReachability", targets: ["CourierReachability"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -25,6 +26,7 @@ let package = Package(
         module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
         module("CourierTesting", folder: "Testing", ["CourierHTTP", "CourierTransport"]),
         module("CourierSecurity", folder: "Security"),
+        module("CourierReachability", folder: "Reachability"),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
         .systemLibrary(
@@ -79,6 +81,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CourierCurlTests", dependencies: ["CourierCurl", "CourierTransport", "CourierHTTP"]),
+        .testTarget(name: "CourierReachabilityTests", dependencies: ["CourierReachability"]),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)
         .testTarget(
