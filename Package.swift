@@ -26,7 +26,9 @@ let package = Package(
         module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
         module("CourierTesting", folder: "Testing", ["CourierHTTP", "CourierTransport"]),
         module("CourierSecurity", folder: "Security"),
-        module("CourierReachability", folder: "Reachability"),
+        // Reachability on rtnetlink: the kernel headers only, no C library linked.
+        .systemLibrary(name: "CCourierNetlink", path: "Modules/CCourierNetlink"),
+        module("CourierReachability", folder: "Reachability", ["CCourierNetlink"]),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
         .systemLibrary(
@@ -81,9 +83,19 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CourierCurlTests", dependencies: ["CourierCurl", "CourierTransport", "CourierHTTP"]),
-        .testTarget(name: "CourierReachabilityTests", dependencies: ["CourierReachability"]),
+        .testTarget(
+            name: "CourierReachabilityTests",
+            dependencies: ["CourierReachability", "CourierTestSupport"]
+        ),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)
+        // The reachability monitor as a helper process (not a product): the integration tests run it
+        // inside network namespaces of their own (`ip netns exec`), where /sys is the namespace's.
+        .executableTarget(
+            name: "CourierReachabilityWatch",
+            dependencies: ["CourierReachability"],
+            path: "Integration/ReachabilityWatch"
+        ),
         .testTarget(
             name: "CourierIntegrationTests",
             dependencies: [

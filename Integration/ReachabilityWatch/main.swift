@@ -1,0 +1,105 @@
+// The reachability monitor as a helper process, for the integration tests that run it inside a
+// network namespace (`ip netns exec NS courier-reachability-watch …`, where /sys is the namespace's).
+//
+//     CourierReachabilityWatch [--cellular IFNAME]... LABEL=TARGET...
+//
+// TARGET is `default`, `address:IP` or `host:NAME`. Interfaces named with --cellular are classified
+// as cellular (the injected classifier); the rest as /sys says. Prints one line per delivery,
+//
+//     LABEL status=reachableViaWiFi interface=veth0 kind=virtual vpn=false ipv4=true ipv6=false gateway=10.99.0.254
+//
+// and each diagnostic on standard error. Exits when standard input closes.
+import CourierReachability
+import Dispatch
+import Glibc
+
+struct NamedCellular: InterfaceClassifying {
+    let names: Set<String>
+    let fallback = SysfsInterfaceClassifier()
+
+    func classify(_ interface: InterfaceDescriptor) -> InterfaceClassification {
+        names.contains(interface.name) ? InterfaceClassification(kind: .cellular) : fallback.classify(interface)
+    }
+}
+
+/// Writes one whole line with one system call, so lines from different monitors never interleave.
+func emit(_ text: String, to descriptor: Int32) {
+    let bytes = Array((text + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+}
+
+func fail(_ message: String) -> Never {
+    emit("CourierReachabilityWatch: \(message)", to: 2)
+    exit(2)
+}
+
+func statusName(_ status: ReachabilityStatus) -> String {
+    switch status {
+    case .unknown: "unknown"
+    case .notReachable: "notReachable"
+    case .reachableViaWWAN: "reachableViaWWAN"
+    case .reachableViaWiFi: "reachableViaWiFi"
+    }
+}
+
+func line(_ label: String, _ path: NetworkPath) -> String {
+    [
+        label,
+        "status=\(statusName(path.status))",
+        "interface=\(path.interface?.name ?? "-")",
+        "kind=\(path.interface?.kind.rawValue ?? "-")",
+        "vpn=\(path.isVirtualPrivateNetwork)",
+        "ipv4=\(path.supportsIPv4)",
+        "ipv6=\(path.supportsIPv6)",
+        "gateway=\(path.gateway?.description ?? "-")",
+    ].joined(separator: " ")
+}
+
+var cellular: Set<String> = []
+var watches: [(label: String, target: ReachabilityTarget)] = []
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    if argument == "--cellular" {
+        guard let name = arguments.popFirst() else { fail("--cellular needs an interface name") }
+        cellular.insert(name)
+        continue
+    }
+    guard let equals = argument.firstIndex(of: "=") else { fail("expected LABEL=TARGET, got \(argument)") }
+    let label = String(argument[..<equals])
+    let target = argument[argument.index(after: equals)...]
+    if target == "default" {
+        watches.append((label, .defaultRoute))
+    } else if target.hasPrefix("address:") {
+        guard let address = IPAddress(String(target.dropFirst("address:".count))) else { fail("bad address \(target)") }
+        watches.append((label, .address(address)))
+    } else if target.hasPrefix("host:") {
+        watches.append((label, .host(String(target.dropFirst("host:".count)))))
+    } else {
+        fail("unknown target \(target)")
+    }
+}
+
+var configuration = NetlinkReachabilityMonitor.Configuration()
+configuration.classifier = NamedCellular(names: cellular)
+configuration.diagnostics = { diagnostic in emit("diagnostic: \(diagnostic)", to: 2) }
+var monitors: [NetlinkReachabilityMonitor] = []
+for (label, target) in watches {
+    let monitor = NetlinkReachabilityMonitor(target: target, configuration: configuration)
+    let paths = monitor.paths()
+    Task {
+        for await path in paths {
+            emit(line(label, path), to: 1)
+        }
+    }
+    monitor.startMonitoring()
+    monitors.append(monitor)
+}
+
+let started = monitors
+DispatchQueue.global().async {
+    var byte: UInt8 = 0
+    while read(0, &byte, 1) > 0 {}
+    for monitor in started { monitor.stopMonitoring() }
+    exit(0)
+}
+dispatchMain()
