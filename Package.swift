@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "CourierCurlTests", dependencies: ["CourierCurl", "CourierTransport", "CourierHTTP"]),
         .testTarget(
             name: "CourierReachabilityTests",
-            dependencies: ["CourierReachability", "CourierTestSupport"]
+            dependencies: ["CourierReachability", "CourierTesting", "CourierTestSupport"]
         ),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)
@@ -107,6 +107,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// CourierTesting's reachability double (ManualReachabilityMonitor).
+package.targets.first { $0.name == "CourierTesting" }?.dependencies.append("CourierReachability")
 
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
