@@ -27,6 +27,8 @@ final class NetlinkHub: Sendable {
     /// How long the network must stay quiet before an evaluation, and the most an evaluation waits.
     static let quietPeriod = Duration.milliseconds(30)
     static let longestDelay = Duration.milliseconds(150)
+    /// How long to wait before asking again when the kernel did not answer a dump.
+    static let retryDelay = Duration.seconds(1)
 
     private let state = Mutex(State())
 
@@ -149,7 +151,11 @@ final class NetlinkHub: Sendable {
                     firstEvent = nil
                     deadline = nil
                 }
-                evaluate(Array(targets.values), socket: socket, received: &received)
+                if !evaluate(Array(targets.values), socket: socket, received: &received) {
+                    // The kernel did not answer a dump (the diagnostics say why): try everyone again later.
+                    firstEvent = clock.now
+                    deadline = clock.now + Self.retryDelay
+                }
             }
             // Events that arrived while the requests waited for their answers count as changes.
             noteEvents(in: received, clock: clock, firstEvent: &firstEvent, deadline: &deadline)
@@ -195,11 +201,15 @@ final class NetlinkHub: Sendable {
     }
 
     /// Reads links and addresses once, then gives every target its path.
-    private func evaluate(_ targets: [NetlinkSubscriber], socket: NetlinkSocket, received: inout NetlinkSocket.Received)
-    {
+    /// `false` when the links or addresses could not be read, and nobody was evaluated.
+    private func evaluate(
+        _ targets: [NetlinkSubscriber],
+        socket: NetlinkSocket,
+        received: inout NetlinkSocket.Received
+    ) -> Bool {
         guard let linkMessages = socket.dump(type: UInt16(RTM_GETLINK), into: &received),
             let addressMessages = socket.dump(type: UInt16(RTM_GETADDR), into: &received)
-        else { return }
+        else { return false }
         var links: [Int32: LinkMessage] = [:]
         for case .link(let link) in linkMessages.map(\.payload) where !link.isDeletion { links[link.index] = link }
         let addresses = addressMessages.compactMap { message -> AddressFacts? in
@@ -220,6 +230,7 @@ final class NetlinkHub: Sendable {
             for link in links.values { facts.links[link.index] = LinkFacts(link, classifier: subscriber.classifier) }
             subscriber.evaluated(ReachabilityEvaluator.path(for: facts))
         }
+        return true
     }
 
     /// The one place where the monitor reports what it skipped: to every current subscriber's
