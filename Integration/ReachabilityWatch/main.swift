@@ -1,10 +1,13 @@
 // The reachability monitor as a helper process, for the integration tests that run it inside a
 // network namespace (`ip netns exec NS courier-reachability-watch …`, where /sys is the namespace's).
 //
-//     CourierReachabilityWatch [--cellular IFNAME]... LABEL=TARGET...
+//     CourierReachabilityWatch [--cellular IFNAME]... [--loopback-resolver-only] LABEL=TARGET...
 //
 // TARGET is `default`, `address:IP` or `host:NAME`. Interfaces named with --cellular are classified
-// as cellular (the injected classifier); the rest as /sys says. Prints one line per delivery,
+// as cellular (the injected classifier); the rest as /sys says. With --loopback-resolver-only it
+// refuses to start unless every `nameserver` in /etc/resolv.conf is 127.0.0.1 or ::1: when the
+// namespace's own resolv.conf was not mounted, no name may go to the machine's resolver. Prints one
+// line per delivery,
 //
 //     LABEL status=reachableViaWiFi interface=veth0 kind=virtual vpn=false ipv4=true ipv6=false gateway=10.99.0.254
 //
@@ -55,6 +58,21 @@ func line(_ label: String, _ path: NetworkPath) -> String {
     ].joined(separator: " ")
 }
 
+/// Whether every `nameserver` line of /etc/resolv.conf names loopback (and there is at least one).
+func resolverIsLoopbackOnly() -> Bool {
+    guard let file = fopen("/etc/resolv.conf", "r") else { return false }
+    defer { fclose(file) }
+    var servers: [String] = []
+    var line: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    defer { free(line) }
+    while getline(&line, &capacity, file) > 0, let line {
+        let fields = String(cString: line).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        if fields.count >= 2, fields[0] == "nameserver" { servers.append(String(fields[1])) }
+    }
+    return !servers.isEmpty && servers.allSatisfy { $0 == "127.0.0.1" || $0 == "::1" }
+}
+
 var cellular: Set<String> = []
 var watches: [(label: String, target: ReachabilityTarget)] = []
 var arguments = CommandLine.arguments.dropFirst()
@@ -62,6 +80,10 @@ while let argument = arguments.popFirst() {
     if argument == "--cellular" {
         guard let name = arguments.popFirst() else { fail("--cellular needs an interface name") }
         cellular.insert(name)
+        continue
+    }
+    if argument == "--loopback-resolver-only" {
+        guard resolverIsLoopbackOnly() else { fail("/etc/resolv.conf names a resolver other than loopback") }
         continue
     }
     guard let equals = argument.firstIndex(of: "=") else { fail("expected LABEL=TARGET, got \(argument)") }

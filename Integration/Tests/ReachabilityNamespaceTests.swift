@@ -42,7 +42,8 @@ import Testing
                 namespace: namespace,
                 binary: helper,
                 arguments: [
-                    "--cellular", "wwan0", "D=default", "A=address:10.99.0.2", "H=host:service.test",
+                    "--cellular", "wwan0", "--loopback-resolver-only", "D=default", "A=address:10.99.0.2",
+                    "H=host:service.test",
                     "X=host:nowhere.test", "L=host:late.test", "C=address:10.77.0.9",
                 ]
             )

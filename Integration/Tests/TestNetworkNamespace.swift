@@ -81,6 +81,7 @@ final class TestNetworkNamespace: Sendable {
         let result = try? await runHelperProcess(ip, ["netns", "delete", name], timeout: .seconds(20))
         if result?.status != 0 { print("ip netns delete \(name) failed: \(result?.standardError ?? "did not run")") }
         try? FileManager.default.removeItem(atPath: configDirectory)
-        if createdNetnsDirectory { try? FileManager.default.removeItem(atPath: "/etc/netns") }
+        // rmdir, never a recursive removal: another test's namespace may keep its files there.
+        if createdNetnsDirectory { rmdir("/etc/netns") }
     }
 }
