@@ -44,7 +44,7 @@ final class NetlinkHub: Sendable {
             }
             return (id, startThread(&state))
         }
-        if let failure { subscriber.diagnostics?(ReachabilityDiagnostic(kind: .socketError, message: failure)) }
+        if let failure { report([ReachabilityDiagnostic(kind: .socketError, message: failure)], to: [subscriber]) }
         return id
     }
 
@@ -123,8 +123,7 @@ final class NetlinkHub: Sendable {
                 close(wake)
                 return Array(state.subscribers.values)
             }
-            let diagnostic = ReachabilityDiagnostic(kind: .socketError, message: "\(error)")
-            for subscriber in subscribers { subscriber.diagnostics?(diagnostic) }
+            report([ReachabilityDiagnostic(kind: .socketError, message: "\(error)")], to: subscribers)
             return
         }
         let clock = ContinuousClock()
@@ -233,11 +232,11 @@ final class NetlinkHub: Sendable {
         return true
     }
 
-    /// The one place where the monitor reports what it skipped: to every current subscriber's
-    /// diagnostics closure.
+    /// The one place where the monitor reports what it skipped or could not do: to each subscriber's
+    /// diagnostics closure (`NetlinkReachabilityMonitor.Configuration.diagnostics`).
     private func report(
         _ diagnostics: [ReachabilityDiagnostic],
-        to subscribers: Dictionary<Int, NetlinkSubscriber>.Values
+        to subscribers: some Sequence<NetlinkSubscriber>
     ) {
         guard !diagnostics.isEmpty else { return }
         for subscriber in subscribers {

@@ -7,8 +7,9 @@ internal import Glibc
 /// Replies to our requests arrive as unicast (`nl_groups == 0`) with our sequence number; events
 /// arrive as multicast between them and are counted, not lost, while a request waits.
 final class NetlinkSocket {
-    enum Failure: Error {
-        case system(String)
+    /// A socket call failed: which call, and `strerror`'s text.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
     }
 
     /// What one receive brought.
@@ -27,7 +28,7 @@ final class NetlinkSocket {
 
     init() throws(Failure) {
         let descriptor = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), NETLINK_ROUTE)
-        guard descriptor >= 0 else { throw .system("socket(AF_NETLINK): \(Self.errnoText())") }
+        guard descriptor >= 0 else { throw Failure(description: "socket(AF_NETLINK): \(Self.errnoText())") }
         var size: Int32 = 1 << 20
         _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_nl()
@@ -43,7 +44,7 @@ final class NetlinkSocket {
         guard bound == 0 else {
             let text = Self.errnoText()
             close(descriptor)
-            throw .system("bind(NETLINK_ROUTE): \(text)")
+            throw Failure(description: "bind(NETLINK_ROUTE): \(text)")
         }
         self.descriptor = descriptor
     }
