@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierSessionCore", targets: ["CourierSessionCore"]),
         .library(name: "CourierDiagnostics", targets: ["CourierDiagnostics"]),
+        .library(name: "CourierReachability", targets: ["CourierReachability"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -38,6 +39,9 @@ let package = Package(
 
         // MARK: XML: FoundationXML links libxml2 and full Foundation, so it stays out of CourierSerialization.
         module("CourierSerializationXML", folder: "SerializationXML", ["CourierHTTP", "CourierSerialization"]),
+        // Reachability on rtnetlink: the kernel headers only, no C library linked.
+        .systemLibrary(name: "CCourierNetlink", path: "Modules/CCourierNetlink"),
+        module("CourierReachability", folder: "Reachability", ["CCourierNetlink", "CourierDiagnostics"]),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
         .systemLibrary(
@@ -111,8 +115,19 @@ let package = Package(
                 "CourierSessionCore", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierTesting",
             ]
         ),
+        .testTarget(
+            name: "CourierReachabilityTests",
+            dependencies: ["CourierReachability", "CourierTesting", "CourierTestSupport"]
+        ),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)
+        // The reachability monitor as a helper process (not a product): the integration tests run it
+        // inside network namespaces of their own (`ip netns exec`), where /sys is the namespace's.
+        .executableTarget(
+            name: "CourierReachabilityWatch",
+            dependencies: ["CourierReachability", "CourierDiagnostics"],
+            path: "Integration/ReachabilityWatch"
+        ),
         .testTarget(
             name: "CourierIntegrationTests",
             dependencies: [
@@ -124,6 +139,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// CourierTesting's reachability double (ManualReachabilityMonitor).
+package.targets.first { $0.name == "CourierTesting" }?.dependencies.append("CourierReachability")
 
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []

@@ -20,6 +20,7 @@ let rootIdentity = root.lastPathComponent.lowercased()
 let probedProducts = [
     "CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTransport", "CourierTesting",
     "CourierSecurity", "CourierSecurityOpenSSL", "CourierCurl", "CourierDiagnostics", "CourierSessionCore",
+    "CourierReachability",
 ]
 
 func courier(_ product: String) -> Target.Dependency {

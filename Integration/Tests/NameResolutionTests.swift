@@ -34,7 +34,8 @@ import Testing
             delete.arguments = ["netns", "delete", name]
             if (try? delete.run()) != nil { delete.waitUntilExit() }
             try? FileManager.default.removeItem(atPath: configDirectory)
-            if createdNetnsDirectory { try? FileManager.default.removeItem(atPath: netnsDirectory) }
+            // rmdir, never a recursive removal: another test's namespace may keep its files there.
+            if createdNetnsDirectory { rmdir(netnsDirectory) }
         }
         try FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
         try Data("nameserver 127.0.0.1\n".utf8).write(to: URL(fileURLWithPath: configDirectory + "/resolv.conf"))
