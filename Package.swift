@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
         .library(name: "CourierSecurityOpenSSL", targets: ["CourierSecurityOpenSSL"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
+        .library(name: "CourierDiskCache", targets: ["CourierDiskCache"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -25,6 +26,7 @@ let package = Package(
         module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
         module("CourierTesting", folder: "Testing", ["CourierHTTP", "CourierTransport"]),
         module("CourierSecurity", folder: "Security"),
+        module("CourierDiskCache", folder: "DiskCache"),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
         .systemLibrary(
@@ -79,6 +81,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CourierCurlTests", dependencies: ["CourierCurl", "CourierTransport", "CourierHTTP"]),
+        .testTarget(name: "CourierDiskCacheTests", dependencies: ["CourierDiskCache", "CourierTestSupport"]),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)
         .testTarget(
