@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CourierSecurityOpenSSL", targets: ["CourierSecurityOpenSSL"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierDiskCache", targets: ["CourierDiskCache"]),
+        .library(name: "CourierImageCache", targets: ["CourierImageCache"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -27,6 +28,7 @@ let package = Package(
         module("CourierTesting", folder: "Testing", ["CourierHTTP", "CourierTransport"]),
         module("CourierSecurity", folder: "Security"),
         module("CourierDiskCache", folder: "DiskCache"),
+        module("CourierImageCache", folder: "ImageCache", ["CourierHTTP", "CourierDiskCache"]),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
         .systemLibrary(
@@ -82,8 +84,18 @@ let package = Package(
         ),
         .testTarget(name: "CourierCurlTests", dependencies: ["CourierCurl", "CourierTransport", "CourierHTTP"]),
         .testTarget(name: "CourierDiskCacheTests", dependencies: ["CourierDiskCache", "CourierTestSupport"]),
+        .testTarget(
+            name: "CourierImageCacheTests",
+            dependencies: ["CourierImageCache", "CourierHTTP", "CourierDiskCache", "CourierTestSupport"]
+        ),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)
+        // A child process for the disk cache's cross-process and environment tests.
+        .executableTarget(
+            name: "CourierCacheHelper",
+            dependencies: ["CourierDiskCache", "CourierImageCache"],
+            path: "Integration/CacheHelper"
+        ),
         .testTarget(
             name: "CourierIntegrationTests",
             dependencies: [

@@ -20,7 +20,7 @@ let rootIdentity = root.lastPathComponent.lowercased()
 let probedProducts = [
     "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierTesting", "CourierSecurity",
     "CourierSecurityOpenSSL", "CourierCurl",
-    "CourierDiskCache",
+    "CourierDiskCache", "CourierImageCache",
 ]
 
 func courier(_ product: String) -> Target.Dependency {
