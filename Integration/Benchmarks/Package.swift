@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "CourierSerialization", package: rootIdentity),
                 .product(name: "CourierTransport", package: rootIdentity),
                 .product(name: "CourierCurl", package: rootIdentity),
+                .product(name: "CourierImageCache", package: rootIdentity),
             ],
             path: "Sources/CourierBench"
         ),
