@@ -1,5 +1,6 @@
 public import CourierHTTP
-internal import Synchronization
+// Public because the inlinable add and lookup below name the Mutex; no public API exposes it.
+public import Synchronization
 
 /// An in-memory image cache that purges the least recently used images when it grows past its
 /// capacity: AFNetworking's `AFAutoPurgingImageCache`, rule for rule.
@@ -33,7 +34,7 @@ public final class AutoPurgingImageCache<Image: CacheableImage>: ImageRequestCac
     /// ``memoryCapacity``.
     public let preferredMemoryUsageAfterPurge: Int
 
-    private let state = Mutex(AutoPurgingCacheState<Image>())
+    @usableFromInline let state = Mutex(AutoPurgingCacheState<Image>())
     private let shouldCacheImage: @Sendable (Image, HTTPRequest, String?) -> Bool
 
     /// Creates an empty cache.
@@ -78,6 +79,7 @@ public final class AutoPurgingImageCache<Image: CacheableImage>: ImageRequestCac
     /// ```swift
     /// cache.add(image, withIdentifier: "avatar-42")
     /// ```
+    @inlinable
     public func add(_ image: Image, withIdentifier identifier: String) {
         state.withLock {
             $0.add(
@@ -118,6 +120,7 @@ public final class AutoPurgingImageCache<Image: CacheableImage>: ImageRequestCac
     /// ```swift
     /// if let image = cache.image(withIdentifier: "avatar-42") { show(image) }
     /// ```
+    @inlinable
     public func image(withIdentifier identifier: String) -> Image? {
         state.withLock { $0.image(identifier: identifier) }
     }
