@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierDiskCache", targets: ["CourierDiskCache"]),
         .library(name: "CourierImageCache", targets: ["CourierImageCache"]),
+        .library(name: "CourierImageDecoding", targets: ["CourierImageDecoding"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -59,6 +60,14 @@ let package = Package(
             ["CourierHTTP", "CourierTransport", "CourierSecurity", "CCourierCurl", "CCourierCurlShim"]
         ),
 
+        // MARK: Image codecs (leaf: the only targets that link libpng, libjpeg and libwebp)
+        .target(
+            name: "CCourierImageCodecs",
+            path: "Modules/CCourierImageCodecs",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("webp")]
+        ),
+        module("CourierImageDecoding", folder: "ImageDecoding", ["CourierImageCache", "CCourierImageCodecs"]),
+
         // MARK: Executables
         .executableTarget(
             name: "CourierCLI",
@@ -87,6 +96,12 @@ let package = Package(
         .testTarget(
             name: "CourierImageCacheTests",
             dependencies: ["CourierImageCache", "CourierHTTP", "CourierDiskCache", "CourierTestSupport"]
+        ),
+
+        .testTarget(
+            name: "CourierImageDecodingTests",
+            dependencies: ["CourierImageDecoding", "CourierImageCache", "CourierTestSupport"],
+            exclude: ["Fixtures"]
         ),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)

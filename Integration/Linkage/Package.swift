@@ -21,6 +21,7 @@ let probedProducts = [
     "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierTesting", "CourierSecurity",
     "CourierSecurityOpenSSL", "CourierCurl",
     "CourierDiskCache", "CourierImageCache",
+    "CourierImageDecoding",
 ]
 
 func courier(_ product: String) -> Target.Dependency {
