@@ -66,7 +66,11 @@ let package = Package(
             path: "Modules/CCourierImageCodecs",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("webp")]
         ),
-        module("CourierImageDecoding", folder: "ImageDecoding", ["CourierImageCache", "CCourierImageCodecs"]),
+        module(
+            "CourierImageDecoding",
+            folder: "ImageDecoding",
+            ["CourierHTTP", "CourierSerialization", "CourierImageCache", "CCourierImageCodecs"]
+        ),
 
         // MARK: Executables
         .executableTarget(
@@ -100,7 +104,10 @@ let package = Package(
 
         .testTarget(
             name: "CourierImageDecodingTests",
-            dependencies: ["CourierImageDecoding", "CourierImageCache", "CourierTestSupport"],
+            dependencies: [
+                "CourierImageDecoding", "CourierImageCache", "CourierHTTP", "CourierSerialization",
+                "CourierTestSupport",
+            ],
             exclude: ["Fixtures"]
         ),
 
