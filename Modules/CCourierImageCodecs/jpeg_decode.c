@@ -28,7 +28,8 @@ static void jpeg_on_message(j_common_ptr info, int level) {
 }
 
 courier_image_status courier_jpeg_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
-                                         uint32_t minimum_longest_side, courier_image_result *result) {
+                                         uint32_t minimum_longest_side, uint8_t *destination,
+                                         size_t destination_size, courier_image_result *result) {
     courier_result_reset(result);
     if (size < 3 || data[0] != 0xff || data[1] != 0xd8 || data[2] != 0xff) {
         return courier_result_fail(result, COURIER_IMAGE_CORRUPT, "no JPEG signature");
@@ -38,12 +39,9 @@ courier_image_status courier_jpeg_decode(const uint8_t *data, size_t size, uint6
     info.err = jpeg_std_error(&context.manager);
     context.manager.error_exit = jpeg_on_error;
     context.manager.emit_message = jpeg_on_message;
-    // Assigned after setjmp, read after a longjmp: volatile, so the compiler keeps it in memory.
-    uint8_t *volatile pixels = NULL;
     if (setjmp(context.jump)) {
         int code = context.manager.msg_code;
         jpeg_destroy_decompress(&info);
-        free(pixels);
         courier_image_status status = code == JERR_OUT_OF_MEMORY ? COURIER_IMAGE_TOO_LARGE
                                       : code == JERR_CONVERSION_NOTIMPL ? COURIER_IMAGE_UNSUPPORTED
                                                                          : COURIER_IMAGE_CORRUPT;
@@ -80,25 +78,17 @@ courier_image_status courier_jpeg_decode(const uint8_t *data, size_t size, uint6
     info.scale_denom = scale_denominator;
     jpeg_calc_output_dimensions(&info);
     status = courier_result_check_size(result, info.output_width, info.output_height, max_pixels);
-    if (status != COURIER_IMAGE_OK) {
+    if (status != COURIER_IMAGE_OK || !courier_result_has_destination(result, destination, destination_size)) {
         jpeg_destroy_decompress(&info);
-        return status;
+        return result->status;
     }
     size_t stride = (size_t)result->width * 4;
-    pixels = malloc(stride * result->height);
-    if (pixels == NULL) {
-        jpeg_destroy_decompress(&info);
-        return courier_result_fail(result, COURIER_IMAGE_OUT_OF_MEMORY, "%zu bytes for pixels",
-                                   stride * result->height);
-    }
     jpeg_start_decompress(&info);
     while (info.output_scanline < info.output_height) {
-        JSAMPROW row = pixels + (size_t)info.output_scanline * stride;
+        JSAMPROW row = destination + (size_t)info.output_scanline * stride;
         jpeg_read_scanlines(&info, &row, 1);
     }
     jpeg_finish_decompress(&info);
     jpeg_destroy_decompress(&info);
-    result->bytes = pixels;
-    result->byte_count = stride * result->height;
     return COURIER_IMAGE_OK;
 }

@@ -24,6 +24,7 @@ static void png_read_from_memory(png_structp png, png_bytep out, size_t length) 
 }
 
 courier_image_status courier_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                        uint8_t *destination, size_t destination_size,
                                         courier_image_result *result) {
     courier_result_reset(result);
     if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
@@ -48,13 +49,11 @@ courier_image_status courier_png_decode(const uint8_t *data, size_t size, uint64
         png_destroy_read_struct(&png, NULL, NULL);
         return courier_result_fail(result, COURIER_IMAGE_OUT_OF_MEMORY, "png_create_info_struct");
     }
-    // Assigned after setjmp, read after a longjmp: volatile, so the compiler keeps them in memory.
-    uint8_t *volatile pixels = NULL;
+    // Assigned after setjmp, read after a longjmp: volatile, so the compiler keeps it in memory.
     png_bytep *volatile rows = NULL;
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, &info, NULL);
         free(rows);
-        free(pixels);
         courier_image_status status =
             strstr(context.message, "user limit") != NULL ? COURIER_IMAGE_TOO_LARGE : COURIER_IMAGE_CORRUPT;
         return courier_result_fail(result, status, "%s", context.message);
@@ -68,9 +67,9 @@ courier_image_status courier_png_decode(const uint8_t *data, size_t size, uint64
 
     courier_image_status status =
         courier_result_check_size(result, png_get_image_width(png, info), png_get_image_height(png, info), max_pixels);
-    if (status != COURIER_IMAGE_OK) {
+    if (status != COURIER_IMAGE_OK || !courier_result_has_destination(result, destination, destination_size)) {
         png_destroy_read_struct(&png, &info, NULL);
-        return status;
+        return result->status;
     }
     // Everything to 8-bit RGBA: palettes and low-bit gray expanded, tRNS to alpha, 16 bits
     // stripped, gray to RGB, an opaque alpha added where there is none.
@@ -83,16 +82,13 @@ courier_image_status courier_png_decode(const uint8_t *data, size_t size, uint64
     size_t stride = (size_t)result->width * 4;
     if (png_get_rowbytes(png, info) != stride) png_error(png, "unexpected row layout after conversion");
 
-    pixels = malloc(stride * result->height);
     rows = malloc(sizeof(png_bytep) * result->height);
-    if (pixels == NULL || rows == NULL) png_error(png, "out of memory for pixels");
-    for (uint32_t row = 0; row < result->height; row++) rows[row] = pixels + (size_t)row * stride;
+    if (rows == NULL) png_error(png, "out of memory for row pointers");
+    for (uint32_t row = 0; row < result->height; row++) rows[row] = destination + (size_t)row * stride;
     png_read_image(png, rows);
     png_read_end(png, NULL);
 
     png_destroy_read_struct(&png, &info, NULL);
     free(rows);
-    result->bytes = pixels;
-    result->byte_count = stride * result->height;
     return COURIER_IMAGE_OK;
 }

@@ -42,3 +42,15 @@ courier_image_status courier_result_check_size(courier_image_result *result, uin
     result->height = (uint32_t)height;
     return COURIER_IMAGE_OK;
 }
+
+int courier_result_has_destination(courier_image_result *result, const uint8_t *destination,
+                                   size_t destination_size) {
+    if (destination == NULL) return 0;
+    size_t expected = (size_t)result->width * result->height * 4;
+    if (destination_size != expected) {
+        courier_result_fail(result, COURIER_IMAGE_CORRUPT, "destination of %zu bytes for %u x %u pixels",
+                            destination_size, result->width, result->height);
+        return 0;
+    }
+    return 1;
+}

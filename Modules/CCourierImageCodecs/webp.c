@@ -1,10 +1,10 @@
 #include "CCourierImageCodecs.h"
 #include "result.h"
 
-#include <stdlib.h>
 #include <webp/decode.h>
 
 courier_image_status courier_webp_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                         uint8_t *destination, size_t destination_size,
                                          courier_image_result *result) {
     courier_result_reset(result);
     WebPBitstreamFeatures features;
@@ -25,14 +25,9 @@ courier_image_status courier_webp_decode(const uint8_t *data, size_t size, uint6
     courier_image_status status =
         courier_result_check_size(result, (uint64_t)features.width, (uint64_t)features.height, max_pixels);
     if (status != COURIER_IMAGE_OK) return status;
+    if (!courier_result_has_destination(result, destination, destination_size)) return result->status;
     size_t stride = (size_t)result->width * 4;
-    size_t count = stride * result->height;
-    result->bytes = malloc(count);
-    if (result->bytes == NULL) {
-        return courier_result_fail(result, COURIER_IMAGE_OUT_OF_MEMORY, "%zu bytes for pixels", count);
-    }
-    result->byte_count = count;
-    if (WebPDecodeRGBAInto(data, size, result->bytes, count, (int)stride) == NULL) {
+    if (WebPDecodeRGBAInto(data, size, destination, destination_size, (int)stride) == NULL) {
         return courier_result_fail(result, COURIER_IMAGE_CORRUPT, "WebP data is truncated or corrupt");
     }
     return COURIER_IMAGE_OK;

@@ -87,18 +87,19 @@ public struct ImageDecoder: Sendable {
         let outcome = data.withUnsafeBytes { bytes in
             Result { () throws(ImageDecodingError) in
                 let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-                return try CodecResult.run(format: format) { result in
+                return try CodecResult.decode(format: format) { result, destination, count in
                     switch format {
-                    case .png: courier_png_decode(base, bytes.count, maximumPixels, result)
-                    case .jpeg: courier_jpeg_decode(base, bytes.count, maximumPixels, longest, result)
-                    case .webp: courier_webp_decode(base, bytes.count, maximumPixels, result)
+                    case .png: courier_png_decode(base, bytes.count, maximumPixels, destination, count, result)
+                    case .jpeg:
+                        courier_jpeg_decode(base, bytes.count, maximumPixels, longest, destination, count, result)
+                    case .webp: courier_webp_decode(base, bytes.count, maximumPixels, destination, count, result)
                     }
                 }
             }
         }
         let decoded = try outcome.get()
         do {
-            return try PixelImage(width: decoded.width, height: decoded.height, scale: scale, pixels: decoded.bytes)
+            return try PixelImage(width: decoded.width, height: decoded.height, scale: scale, pixels: decoded.pixels)
         } catch {
             throw ImageDecodingError(.corrupt, format: format, reason: error.reason)
         }

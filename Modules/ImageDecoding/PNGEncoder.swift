@@ -32,10 +32,10 @@ public struct PNGEncoder: Sendable {
             )
         }
         let encoded = try image.pixels.withUnsafeBufferPointer { (pixels) throws(ImageDecodingError) in
-            try CodecResult.run(format: .png) { result in
+            try CodecResult.encode(format: .png) { result in
                 courier_png_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), result)
             }
         }
-        return Data(encoded.bytes)
+        return Data(encoded)
     }
 }

@@ -7,6 +7,11 @@
 // One C function per codec and direction. libpng and libjpeg report errors by longjmp; each
 // function below owns its setjmp, so a longjmp never crosses a Swift frame. Every function fills a
 // courier_image_result and returns its status.
+//
+// A decoder called with a NULL destination reads the header only: it checks the limits and sets
+// width and height. Called again with a destination of exactly width * height * 4 bytes, it
+// decodes RGBA rows, top to bottom, into it. The caller's buffer is then the image's own storage:
+// no second buffer, no copy.
 
 typedef enum {
     COURIER_IMAGE_OK = 0,
@@ -20,8 +25,8 @@ typedef struct {
     courier_image_status status;
     uint32_t width;
     uint32_t height;
-    // Decoding: width * height * 4 bytes of RGBA, rows top to bottom. Encoding: the encoded file.
-    // Allocated with malloc; the caller frees it with courier_image_free.
+    // Encoding only: the encoded file, allocated with malloc; the caller frees it with
+    // courier_image_free. Decoders write into the caller's destination instead.
     uint8_t *bytes;
     size_t byte_count;
     char message[160];
@@ -29,6 +34,7 @@ typedef struct {
 
 // Decodes a PNG to RGBA8 (palette, gray, 16-bit and interlaced images are converted).
 courier_image_status courier_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                        uint8_t *destination, size_t destination_size,
                                         courier_image_result *result);
 
 // Decodes a baseline or progressive JPEG to RGBA8. With minimum_longest_side > 0 it scales down
@@ -36,10 +42,12 @@ courier_image_status courier_png_decode(const uint8_t *data, size_t size, uint64
 // side at least that long. Corrupt-data warnings (libjpeg pads a truncated file with gray and
 // warns) are errors here.
 courier_image_status courier_jpeg_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
-                                         uint32_t minimum_longest_side, courier_image_result *result);
+                                         uint32_t minimum_longest_side, uint8_t *destination,
+                                         size_t destination_size, courier_image_result *result);
 
 // Decodes a still WebP (lossy or lossless, with or without alpha) to RGBA8.
 courier_image_status courier_webp_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                         uint8_t *destination, size_t destination_size,
                                          courier_image_result *result);
 
 // Encodes RGBA8 pixels as an 8-bit RGBA PNG.
