@@ -19,6 +19,7 @@ let package = Package(
                 .product(name: "CourierTransport", package: rootIdentity),
                 .product(name: "CourierCurl", package: rootIdentity),
                 .product(name: "CourierImageCache", package: rootIdentity),
+                .product(name: "CourierImageDecoding", package: rootIdentity),
             ],
             path: "Sources/CourierBench"
         ),

@@ -3,7 +3,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// `images`: the image cache's add and get operations from 2 threads at once.
+/// `images`: the image cache's add and get operations from 2 threads at once, then decode
+/// throughput (``DecodeBench``).
 ///
 /// - `courier`: ``AutoPurgingImageCache`` with its defaults (100 MiB, 60 MiB after purge).
 /// - `reference`: a `Mutex<[String: Entry]>` dictionary without recency bookkeeping or purging, in
@@ -95,6 +96,7 @@ enum ImagesGroup {
             )
         }
         log("images sink \(sink.load(ordering: .relaxed))")
+        try DecodeBench.run()
     }
 
     static func makeCourier() -> Subject {
