@@ -33,7 +33,8 @@ internal import Synchronization
 ///   done; nothing waits for a lock. Reads and writes are one `open`, `read` or `write` and
 ///   `rename` each: short for cache-sized values on a local disk. A sweep lists the directory and
 ///   may take longer with very many entries; it runs inside the ``store(_:forKey:)`` call that
-///   pushes the store past its limit. From an `async` context with large values or a slow disk,
+///   pushes the store past its limit, and inside the first write of each process, which counts
+///   the files already there. From an `async` context with large values or a slow disk,
 ///   call the store from a dedicated thread rather than from the cooperative pool.
 public final class DiskByteStore: Sendable {
     /// The directory that holds the entry files.
@@ -83,7 +84,12 @@ public final class DiskByteStore: Sendable {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return nil }
-        guard let file = POSIXFile.readAll(descriptor, size: Int(info.st_size)) else {
+        // No entry of this store can outgrow its limit (a larger one is swept as soon as it is
+        // written), so a larger file is damage, or another store's with a larger limit, and is
+        // never read into memory.
+        guard Int(info.st_size) <= configuration.sizeLimit + DiskEntryFormat.headerSize + (1 << 16),
+            let file = POSIXFile.readAll(descriptor, size: Int(info.st_size))
+        else {
             removeDamaged(path, inode: info.st_ino)
             return nil
         }

@@ -228,3 +228,18 @@ import Testing
         #expect(error?.code == .entryTooLarge)
     }
 }
+
+extension DiskByteStoreTests {
+    @Test func aFileLargerThanTheLimitIsNeverReadAndIsRemoved() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        // A store with a larger limit writes an intact entry that this store's limit cannot hold
+        // (over 1000 bytes plus the largest header).
+        let writer = try DiskByteStore(directory: folder.path, configuration: .init(sizeLimit: 1 << 20))
+        try writer.store(Data(repeating: 1, count: 70_000), forKey: "key")
+        let reader = try DiskByteStore(directory: folder.path, configuration: .init(sizeLimit: 1000))
+
+        #expect(reader.value(forKey: "key") == nil)
+        #expect(TemporaryDirectory.entryFiles(in: folder.path).isEmpty)
+    }
+}
