@@ -20,6 +20,9 @@ let package = Package(
         .library(name: "CourierSessionCore", targets: ["CourierSessionCore"]),
         .library(name: "CourierDiagnostics", targets: ["CourierDiagnostics"]),
         .library(name: "CourierReachability", targets: ["CourierReachability"]),
+        .library(name: "CourierDiskCache", targets: ["CourierDiskCache"]),
+        .library(name: "CourierImageCache", targets: ["CourierImageCache"]),
+        .library(name: "CourierImageDecoding", targets: ["CourierImageDecoding"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -27,7 +30,7 @@ let package = Package(
         module("CourierHTTP", folder: "HTTP"),
         module("CourierSerialization", folder: "Serialization", ["CourierHTTP"]),
         module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
-        module("CourierTesting", folder: "Testing", ["CourierHTTP", "CourierTransport"]),
+        module("CourierTesting", folder: "Testing", ["CourierHTTP", "CourierTransport", "CourierReachability"]),
         module("CourierSecurity", folder: "Security"),
         module(
             "CourierSessionCore",
@@ -42,6 +45,8 @@ let package = Package(
         // Reachability on rtnetlink: the kernel headers only, no C library linked.
         .systemLibrary(name: "CCourierNetlink", path: "Modules/CCourierNetlink"),
         module("CourierReachability", folder: "Reachability", ["CCourierNetlink", "CourierDiagnostics"]),
+        module("CourierDiskCache", folder: "DiskCache"),
+        module("CourierImageCache", folder: "ImageCache", ["CourierHTTP", "CourierDiskCache"]),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
         .systemLibrary(
@@ -73,6 +78,18 @@ let package = Package(
                 "CourierHTTP", "CourierTransport", "CourierSecurity", "CourierDiagnostics", "CCourierCurl",
                 "CCourierCurlShim",
             ]
+        ),
+
+        // MARK: Image codecs (leaf: the only targets that link libpng, libjpeg and libwebp)
+        .target(
+            name: "CCourierImageCodecs",
+            path: "Modules/CCourierImageCodecs",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("webp")]
+        ),
+        module(
+            "CourierImageDecoding",
+            folder: "ImageDecoding",
+            ["CourierHTTP", "CourierSerialization", "CourierImageCache", "CCourierImageCodecs"]
         ),
 
         // MARK: Executables
@@ -120,6 +137,20 @@ let package = Package(
             dependencies: ["CourierReachability", "CourierTesting", "CourierTestSupport"]
         ),
 
+        .testTarget(name: "CourierDiskCacheTests", dependencies: ["CourierDiskCache", "CourierTestSupport"]),
+        .testTarget(
+            name: "CourierImageCacheTests",
+            dependencies: ["CourierImageCache", "CourierHTTP", "CourierDiskCache", "CourierTestSupport"]
+        ),
+        .testTarget(
+            name: "CourierImageDecodingTests",
+            dependencies: [
+                "CourierImageDecoding", "CourierImageCache", "CourierHTTP", "CourierSerialization",
+                "CourierTestSupport",
+            ],
+            exclude: ["Fixtures"]
+        ),
+
         // MARK: Integration tests (real servers and tools, started by ci/servers)
         // The reachability monitor as a helper process (not a product): the integration tests run it
         // inside network namespaces of their own (`ip netns exec`), where /sys is the namespace's.
@@ -127,6 +158,12 @@ let package = Package(
             name: "CourierReachabilityWatch",
             dependencies: ["CourierReachability", "CourierDiagnostics"],
             path: "Integration/ReachabilityWatch"
+        ),
+        // A child process for the disk cache's cross-process and environment tests.
+        .executableTarget(
+            name: "CourierCacheHelper",
+            dependencies: ["CourierDiskCache", "CourierImageCache"],
+            path: "Integration/CacheHelper"
         ),
         .testTarget(
             name: "CourierIntegrationTests",
@@ -139,9 +176,6 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
-
-// CourierTesting's reachability double (ManualReachabilityMonitor).
-package.targets.first { $0.name == "CourierTesting" }?.dependencies.append("CourierReachability")
 
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []

@@ -21,6 +21,7 @@ let probedProducts = [
     "CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTransport", "CourierTesting",
     "CourierSecurity", "CourierSecurityOpenSSL", "CourierCurl", "CourierDiagnostics", "CourierSessionCore",
     "CourierReachability",
+    "CourierDiskCache", "CourierImageCache", "CourierImageDecoding",
 ]
 
 func courier(_ product: String) -> Target.Dependency {

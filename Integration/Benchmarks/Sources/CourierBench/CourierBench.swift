@@ -9,6 +9,7 @@ struct CourierBench {
         ("query-encode", QueryEncodeGroup.run),
         ("multipart", MultipartGroup.run),
         ("transport", TransportGroup.run),
+        ("images", ImagesGroup.run),
     ]
 
     static func main() async throws {
