@@ -116,7 +116,7 @@ public final class HTTPSessionManager: Sendable {
     ///   - urlString: The URL, relative to ``baseURL`` when there is one.
     ///   - parameters: The parameters, placed by the request serializer.
     ///   - headers: Fields that replace the serializer's defaults of the same name.
-    /// - Throws: ``SerializationError`` for a bad URL or parameters that cannot be encoded.
+    /// - Throws: `SerializationError` for a bad URL or parameters that cannot be encoded.
     public func request(
         _ method: HTTPMethod,
         _ urlString: String,
@@ -141,7 +141,7 @@ public final class HTTPSessionManager: Sendable {
     ///   - urlString: The URL, relative to ``baseURL`` when there is one.
     ///   - value: The value, placed and encoded by the request serializer.
     ///   - headers: Fields that replace the serializer's defaults of the same name.
-    /// - Throws: ``SerializationError`` for a bad URL or a value that cannot be encoded.
+    /// - Throws: `SerializationError` for a bad URL or a value that cannot be encoded.
     public func request(
         _ method: HTTPMethod,
         _ urlString: String,
