@@ -19,7 +19,7 @@ extension SessionError {
     /// | transport `limitExceeded` | -1103 (data length exceeds maximum) |
     /// | transport `tlsFailed` | -1200 (secure connection failed) |
     /// | transport `serverTrustFailed` | -1202 (server certificate untrusted) |
-    /// | transport `fileFailed`, `resumeFailed` | -3000 (cannot create file) |
+    /// | transport `fileFailed`, `resumeFailed`, a download that cannot be moved | -3000 (cannot create file) |
     /// | serialization | the serializer's own code (-1011 unacceptable status, -1016 undecodable) |
     /// | anything else | -1 (unknown) |
     ///
@@ -35,6 +35,7 @@ extension SessionError {
         case .redirect(.bodyNotReplayable): return -1021
         case .serialization: return serialization?.urlErrorCode ?? -1
         case .adaptationFailed, .retryFailed: return -1
+        case .fileMoveFailed: return -3000
         case .transport(let category): return Self.urlErrorCode(category)
         }
     }

@@ -37,6 +37,9 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         case sessionInvalidated
         /// The whole call, across retries and redirects, passed its deadline.
         case deadlineExceeded
+        /// A finished download could not be moved to its destination (AFNetworking only posts a
+        /// notification then; Courier fails the task so the caller knows the file is not there).
+        case fileMoveFailed
     }
 
     /// Why a redirect was not followed.

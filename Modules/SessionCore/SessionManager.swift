@@ -277,12 +277,13 @@ public final class SessionManager: Sendable {
 
     // MARK: Tasks
 
-    private func makeTask<Serializer: ResponseSerializing>(
+    /// Registers a task whose outcome goes to `finish` (after its attempts, when it is cancelled
+    /// before it starts, or at once when the session was invalidated).
+    func makeTask(
         request: HTTPRequest,
-        serializer: Serializer,
         options: TransferOptions,
         progress: TaskProgressHandlers,
-        deliver: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
+        finish: @escaping @Sendable (SessionTask, TaskRunner.Result) -> Void
     ) -> SessionTask {
         let (identifier, invalidated) = state.withLock { state in
             defer { state.nextIdentifier += 1 }
@@ -291,15 +292,14 @@ public final class SessionManager: Sendable {
         let hooks = SessionTask.Hooks(
             start: { [self] task in
                 Task {
-                    let result = await self.runner(for: task, options: options, progress: progress).run()
-                    self.complete(task, result, serializer: serializer, deliver: deliver)
+                    finish(task, await self.runner(for: task, options: options, progress: progress).run())
                 }
             },
             report: { [weak self] event in self?.report(event) },
-            cancelBeforeStart: { [self] task in
+            cancelBeforeStart: { task in
                 var result = TaskRunner.Result(request: request)
                 result.error = .cancelled(request.url)
-                self.complete(task, result, serializer: serializer, deliver: deliver)
+                finish(task, result)
             }
         )
         let task = SessionTask(identifier: identifier, request: request, hooks: hooks)
@@ -310,11 +310,23 @@ public final class SessionManager: Sendable {
                 message: "the session was invalidated",
                 failingURL: request.url
             )
-            complete(task, result, serializer: serializer, deliver: deliver)
+            finish(task, result)
         } else {
             state.withLock { $0.tasks[identifier] = task }
         }
         return task
+    }
+
+    private func makeTask<Serializer: ResponseSerializing>(
+        request: HTTPRequest,
+        serializer: Serializer,
+        options: TransferOptions,
+        progress: TaskProgressHandlers,
+        deliver: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
+    ) -> SessionTask {
+        makeTask(request: request, options: options, progress: progress) { [self] task, result in
+            self.complete(task, result, serializer: serializer, deliver: deliver)
+        }
     }
 
     private func runner(for task: SessionTask, options: TransferOptions, progress: TaskProgressHandlers) -> TaskRunner {
@@ -347,17 +359,27 @@ public final class SessionManager: Sendable {
                 request: result.request
             )
             value = serialized.value
-            if let failure = serialized.error {
-                error = SessionError(
-                    kind: .serialization,
-                    message: failure.description,
-                    failingURL: result.request.url,
+            error = serialized.error.map { SessionError.serialization($0, result: result) }
+        }
+        finishTask(task, result, error: error) {
+            deliver(
+                DataResponse(
+                    request: result.request,
                     response: result.response,
                     data: result.body,
-                    underlying: failure
+                    value: value,
+                    error: error,
+                    metrics: result.metrics,
+                    redirects: result.redirects,
+                    retryCount: result.retryCount
                 )
-            }
+            )
         }
+    }
+
+    /// Marks the task completed, unregisters it, reports it and runs `deliver`; does nothing for a
+    /// task that already completed.
+    func finishTask(_ task: SessionTask, _ result: TaskRunner.Result, error: SessionError?, deliver: () -> Void) {
         guard task.markCompleted(error: error) else { return }
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.tasks.removeValue(forKey: task.taskIdentifier)
@@ -374,19 +396,22 @@ public final class SessionManager: Sendable {
                 error: error
             )
         )
-        deliver(
-            DataResponse(
-                request: result.request,
-                response: result.response,
-                data: result.body,
-                value: value,
-                error: error,
-                metrics: result.metrics,
-                redirects: result.redirects,
-                retryCount: result.retryCount
-            )
-        )
+        deliver()
         for waiter in waiters { waiter.resume() }
+    }
+}
+
+extension SessionError {
+    /// A serializer's (or validator's) failure for the outcome `result`.
+    static func serialization(_ failure: SerializationError, result: TaskRunner.Result) -> SessionError {
+        SessionError(
+            kind: .serialization,
+            message: failure.description,
+            failingURL: result.request.url,
+            response: result.response,
+            data: result.body,
+            underlying: failure
+        )
     }
 }
 

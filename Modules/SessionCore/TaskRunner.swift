@@ -94,6 +94,7 @@ struct TaskRunner: Sendable {
             }
             let failure: AttemptFailure
             if let error = outcome.transportError {
+                result.response = outcome.response
                 if task.isCanceling { return fail(&result, .cancelled(adapted.url)) }
                 let timedOutByDeadline = error.category == .timedOut && deadline.map { .now >= $0 } == true
                 if timedOutByDeadline { return fail(&result, Self.deadlineExceeded(adapted.url)) }

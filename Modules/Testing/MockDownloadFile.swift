@@ -11,6 +11,7 @@ internal import FoundationEssentials
 /// The file of a scripted `.file` destination, with the resume rules the libcurl transport keeps
 /// (RFC 9110 §14.2): `206` from the requested offset appends, `200` starts the file over, `416` or a
 /// `206` from elsewhere fails with `resumeFailed`, and any other status leaves the file alone.
+/// Without a resume, the body of any status is written, as the libcurl transport does.
 final class MockDownloadFile {
     private let path: String
     private let resume: (offset: Int64, validator: String)?
@@ -55,10 +56,13 @@ final class MockDownloadFile {
             length = resume.offset
             return true
         }
-        if resume != nil && status == 416 {
-            throw TransportError(category: .resumeFailed, message: "the server refused the range (416)", url: url)
+        if resume != nil {
+            if status == 416 {
+                throw TransportError(category: .resumeFailed, message: "the server refused the range (416)", url: url)
+            }
+            // Another status keeps the partial file for a later attempt; 200 starts it over.
+            guard status == 200 else { return false }
         }
-        guard (200...299).contains(status) else { return false }
         try open(flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, url: url)
         length = 0
         return true

@@ -1,0 +1,57 @@
+public import CourierHTTP
+public import CourierTransport
+
+/// Where a finished download's file goes, and how.
+///
+/// ```swift
+/// let destination: DownloadDestination.Choose = { _, response in
+///     DownloadDestination(path: "/var/tmp/report-\(response.status.code).pdf", replacesExistingFile: true)
+/// }
+/// ```
+public struct DownloadDestination: Sendable, Hashable {
+    /// Picks the destination from the temporary file and the response, AFNetworking's
+    /// `(temporaryLocation, response) -> finalURL` block.
+    public typealias Choose = @Sendable (_ temporaryPath: String, _ response: HTTPResponse) -> DownloadDestination
+
+    /// The final path.
+    public var path: String
+    /// Whether a file already at ``path`` is replaced; when `false`, it makes the move fail.
+    public var replacesExistingFile: Bool
+    /// Whether missing folders on the way to ``path`` are created.
+    public var createsIntermediateDirectories: Bool
+
+    /// Creates a destination.
+    ///
+    /// - Parameters:
+    ///   - path: The final path.
+    ///   - replacesExistingFile: Whether an existing file there is replaced.
+    ///   - createsIntermediateDirectories: Whether missing folders are created.
+    public init(path: String, replacesExistingFile: Bool = false, createsIntermediateDirectories: Bool = false) {
+        self.path = path
+        self.replacesExistingFile = replacesExistingFile
+        self.createsIntermediateDirectories = createsIntermediateDirectories
+    }
+}
+
+/// What a download task ended with: the final file, or the error and, when the download can go on
+/// later, its resume data.
+///
+/// ```swift
+/// let response = await session.download(for: request, to: { _, _ in DownloadDestination(path: "/var/tmp/a.iso") })
+/// if let path = response.filePath { print("saved to \(path)") }
+/// ```
+public struct DownloadResponse: Sendable {
+    /// The last request sent (adapted, after redirects).
+    public let request: HTTPRequest
+    /// The final response head, when one arrived.
+    public let response: HTTPResponse?
+    /// Where the file is now: the destination, or `nil` when there was none (the temporary file is
+    /// then deleted, as AFNetworking's platform does) or the task failed.
+    public let filePath: String?
+    /// What a later download needs to go on, when this one stopped after bytes arrived.
+    public let resumeData: ResumeData?
+    /// The error, when the task, validation or the move to the destination failed.
+    public let error: SessionError?
+    /// The metrics of each transfer: one per attempt and per redirect hop.
+    public let metrics: [TransferMetrics]
+}

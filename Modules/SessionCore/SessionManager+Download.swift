@@ -1,0 +1,260 @@
+public import CourierHTTP
+internal import CourierSerialization
+public import CourierTransport
+internal import Dispatch
+internal import FoundationEssentials
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
+
+extension SessionManager {
+    /// Makes a download task: the body goes to a temporary file, which `destination` names a final
+    /// place for once the response is known; call ``SessionTask/resume()`` to start it.
+    ///
+    /// AFNetworking only posts a notification when the move fails and still reports the
+    /// destination; here a failed move fails the task with ``SessionError/Kind/fileMoveFailed`` and
+    /// the file stays at its temporary path. Without a destination the temporary file is deleted,
+    /// as AFNetworking's platform does. A download cancelled or failing after bytes arrived, from a
+    /// response with a strong `ETag` or a `Last-Modified` date, keeps its partial file and returns
+    /// ``DownloadResponse/resumeData``.
+    ///
+    /// ```swift
+    /// let task = session.downloadTask(with: request, destination: { _, _ in
+    ///     DownloadDestination(path: "/var/tmp/big.iso", replacesExistingFile: true)
+    /// }) { response in print(response.filePath ?? "failed: \(String(describing: response.error))") }
+    /// task.resume()
+    /// ```
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - progress: Called on the completion queue as bytes are written.
+    ///   - destination: Picks the final path; `nil` deletes the file after the download.
+    ///   - completion: Called once on the completion queue within the completion group.
+    /// - Returns: The task, suspended.
+    public func downloadTask(
+        with request: HTTPRequest,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        destination: DownloadDestination.Choose?,
+        completion: @escaping @Sendable (DownloadResponse) -> Void
+    ) -> SessionTask {
+        let queue = completionQueue
+        let group = completionGroup
+        return makeDownloadTask(
+            request: request,
+            resume: nil,
+            progress: Self.onQueue(progress, queue),
+            destination: destination
+        ) { response in queue.async(group: group) { completion(response) } }
+    }
+
+    /// Makes a download task that goes on from `resumeData`; call ``SessionTask/resume()`` to start it.
+    ///
+    /// The request is a `GET` of the resume data's URL with `Range` and `If-Range`: a `206` appends
+    /// to the partial file, a `200` (the file changed, or the server ignores ranges) starts it over.
+    ///
+    /// ```swift
+    /// session.downloadTask(withResumeData: resumeData, destination: { _, _ in .init(path: "/var/tmp/big.iso") }) { _ in }
+    ///     .resume()
+    /// ```
+    /// - Parameters:
+    ///   - resumeData: What the stopped download left.
+    ///   - progress: Called on the completion queue as bytes are written (from the offset).
+    ///   - destination: Picks the final path; `nil` deletes the file after the download.
+    ///   - completion: Called once on the completion queue within the completion group.
+    /// - Returns: The task, suspended.
+    public func downloadTask(
+        withResumeData resumeData: ResumeData,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        destination: DownloadDestination.Choose?,
+        completion: @escaping @Sendable (DownloadResponse) -> Void
+    ) -> SessionTask {
+        let queue = completionQueue
+        let group = completionGroup
+        return makeDownloadTask(
+            request: HTTPRequest(url: resumeData.url),
+            resume: resumeData,
+            progress: Self.onQueue(progress, queue),
+            destination: destination
+        ) { response in queue.async(group: group) { completion(response) } }
+    }
+
+    /// Downloads `request` to a file and returns where it went, or the error and resume data.
+    ///
+    /// ```swift
+    /// let response = await session.download(for: request, to: { _, _ in .init(path: "/var/tmp/a.bin") })
+    /// ```
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - destination: Picks the final path; `nil` deletes the file after the download.
+    /// - Returns: The outcome; cancelling the calling task cancels the download (with resume data
+    ///   when it can go on later).
+    public func download(for request: HTTPRequest, to destination: DownloadDestination.Choose?) async
+        -> DownloadResponse
+    {
+        await awaitDownload(request: request, resume: nil, destination: destination)
+    }
+
+    /// Goes on with a stopped download and returns where it went.
+    ///
+    /// ```swift
+    /// let response = await session.download(resumingWith: resumeData, to: { _, _ in .init(path: "/var/tmp/a.bin") })
+    /// ```
+    /// - Parameters:
+    ///   - resumeData: What the stopped download left.
+    ///   - destination: Picks the final path; `nil` deletes the file after the download.
+    /// - Returns: The outcome.
+    public func download(resumingWith resumeData: ResumeData, to destination: DownloadDestination.Choose?) async
+        -> DownloadResponse
+    {
+        await awaitDownload(request: HTTPRequest(url: resumeData.url), resume: resumeData, destination: destination)
+    }
+
+    private func awaitDownload(
+        request: HTTPRequest,
+        resume: ResumeData?,
+        destination: DownloadDestination.Choose?
+    ) async -> DownloadResponse {
+        let box = CompletionBox<DownloadResponse>()
+        let task = makeDownloadTask(request: request, resume: resume, progress: nil, destination: destination) {
+            box.deliver($0)
+        }
+        return await withTaskCancellationHandler {
+            await box.wait { task.resume() }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    private func makeDownloadTask(
+        request: HTTPRequest,
+        resume: ResumeData?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        destination: DownloadDestination.Choose?,
+        deliver: @escaping @Sendable (DownloadResponse) -> Void
+    ) -> SessionTask {
+        let temporaryPath = resume?.partialFilePath ?? Self.temporaryDownloadPath()
+        var options = TransferOptions()
+        options.destination = .file(
+            path: temporaryPath,
+            resume: resume.map {
+                ResumeValidator(offset: $0.offset, entityTag: $0.entityTag, lastModified: $0.lastModified)
+            }
+        )
+        let handlers = TaskProgressHandlers(upload: { _ in }, download: { value in progress?(value) })
+        return makeTask(request: request, options: options, progress: handlers) { [self] task, result in
+            let outcome = DownloadCompletion(temporaryPath: temporaryPath, destination: destination).finish(result)
+            self.finishTask(task, result, error: outcome.error) {
+                deliver(
+                    DownloadResponse(
+                        request: result.request,
+                        response: result.response,
+                        filePath: outcome.filePath,
+                        resumeData: outcome.resumeData,
+                        error: outcome.error,
+                        metrics: result.metrics
+                    )
+                )
+            }
+        }
+    }
+
+    /// `handler`, called on `queue`.
+    private static func onQueue(
+        _ handler: (@Sendable (TransferProgress) -> Void)?,
+        _ queue: DispatchQueue
+    ) -> (@Sendable (TransferProgress) -> Void)? {
+        guard let handler else { return nil }
+        return { value in queue.async { handler(value) } }
+    }
+
+    /// A new path in the temporary directory (`TMPDIR`, else `/tmp`).
+    static func temporaryDownloadPath() -> String {
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return directory + (directory.hasSuffix("/") ? "" : "/") + "courier-download-\(UUID().uuidString).tmp"
+    }
+}
+
+/// What happens to a download's temporary file once its transfers ended.
+struct DownloadCompletion {
+    let temporaryPath: String
+    let destination: DownloadDestination.Choose?
+
+    struct Outcome {
+        var filePath: String?
+        var resumeData: ResumeData?
+        var error: SessionError?
+    }
+
+    func finish(_ result: TaskRunner.Result) -> Outcome {
+        if let error = result.error {
+            let resumeData = ResumeData.make(
+                response: result.response,
+                url: result.request.url,
+                path: temporaryPath,
+                offset: Self.size(of: temporaryPath)
+            )
+            if resumeData == nil { unlink(temporaryPath) }
+            return Outcome(resumeData: resumeData, error: error)
+        }
+        // AFNetworking runs the serializer on empty data, so a status failure is still reported.
+        if let failure = DataResponseSerializer()
+            .serializedResponse(response: result.response, data: nil, request: result.request).error
+        {
+            unlink(temporaryPath)
+            return Outcome(error: .serialization(failure, result: result))
+        }
+        guard let destination, let response = result.response else {
+            unlink(temporaryPath)
+            return Outcome()
+        }
+        let target = destination(temporaryPath, response)
+        if let problem = Self.move(temporaryPath, to: target) {
+            return Outcome(
+                filePath: nil,
+                error: SessionError(
+                    kind: .fileMoveFailed,
+                    message:
+                        "the download could not be moved to \(target.path): \(problem); it is still at \(temporaryPath)",
+                    failingURL: result.request.url,
+                    response: response
+                )
+            )
+        }
+        return Outcome(filePath: target.path)
+    }
+
+    /// Moves the file, or says why it could not.
+    static func move(_ source: String, to target: DownloadDestination) -> String? {
+        if target.createsIntermediateDirectories {
+            let folder = String(target.path[..<(target.path.lastIndex(of: "/") ?? target.path.startIndex)])
+            if !folder.isEmpty {
+                do {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                } catch {
+                    return "cannot create \(folder): \(error)"
+                }
+            }
+        }
+        if !target.replacesExistingFile && access(target.path, F_OK) == 0 {
+            return "a file already exists there"
+        }
+        if rename(source, target.path) == 0 { return nil }
+        guard errno == EXDEV else { return String(cString: strerror(errno)) }
+        // Another file system: copy, then remove the temporary file.
+        do {
+            if target.replacesExistingFile { unlink(target.path) }
+            try FileManager.default.copyItem(atPath: source, toPath: target.path)
+            unlink(source)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    static func size(of path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+}
