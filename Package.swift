@@ -130,6 +130,7 @@ let package = Package(
             name: "CourierSessionCoreTests",
             dependencies: [
                 "CourierSessionCore", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierTesting",
+                "CourierTestSupport",
             ]
         ),
         .testTarget(

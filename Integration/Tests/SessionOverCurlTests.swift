@@ -2,6 +2,7 @@ import CourierCurl
 import CourierHTTP
 import CourierSerialization
 import CourierSessionCore
+import CourierTestSupport
 import CourierTransport
 import Foundation
 import Testing
@@ -126,6 +127,52 @@ import Testing
         )
         #expect(response.error?.kind == .redirect(.loop))
         #expect(response.error?.urlErrorCode == -1007)
+        await session.shutdown()
+        await transport.shutdown()
+    }
+}
+
+/// Downloads through the session over libcurl: stopped part-way, resumed byte for byte.
+@Suite struct SessionDownloadOverCurlTests {
+    @Test(
+        .enabled(
+            if: CurlTestServers.hasHTTP && CurlTestServers.wwwDirectory != nil,
+            "TEST_HTTP_URL or TEST_WWW_DIR not set"
+        )
+    )
+    func aCancelledDownloadResumesFromItsEncodedResumeDataByteForByte() async throws {
+        // Given: /slow/ throttles the first request, so the download can be stopped part-way
+        let base = try #require(CurlTestServers.http)
+        let www = try #require(CurlTestServers.wwwDirectory)
+        let transport = CurlTestServers.transport()
+        let session = SessionManager(transport: transport)
+        let halfway = CompletionSignal()
+        let stopped = DeliveredValue<DownloadResponse>()
+        let task = session.downloadTask(
+            with: HTTPRequest(url: base.adding("/slow/big-100m")),
+            progress: { if $0.completed >= 512 << 10 { halfway.signal() } },
+            destination: nil,
+            completion: { stopped.put($0) }
+        )
+        task.resume()
+        await halfway.wait()
+
+        // When: it is cancelled, its resume data crosses an encoding, and the download goes on
+        task.cancel()
+        let first = await stopped.take()
+        let resumeData = try ResumeData(
+            encoded: try #require(first.resumeData, "\(String(describing: first.error))").encoded()
+        )
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID()).bin").path
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        let resumed = await session.download(resumingWith: resumeData) { _, _ in DownloadDestination(path: target) }
+
+        // Then: the second transfer was a 206 from the offset, and the file is the server's file
+        #expect(first.error?.kind == .cancelled)
+        #expect(resumeData.offset >= 512 << 10 && resumeData.offset < 100 << 20)
+        #expect(resumed.error == nil)
+        #expect(resumed.response?.status.code == 206)
+        #expect(try filesHaveSameContents(target, www + "/big-100m"))
         await session.shutdown()
         await transport.shutdown()
     }

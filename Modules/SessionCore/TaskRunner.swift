@@ -81,6 +81,12 @@ struct TaskRunner: Sendable {
             }
             task.detachTransfer()
             if let metrics = outcome.metrics { result.metrics.append(metrics) }
+            if task.isCanceling {
+                // Cancelling also cancels this Swift task, which can end the event loop before the
+                // transfer's own terminal event: whatever arrived, the task was cancelled.
+                result.response = outcome.followedRedirect == nil ? outcome.response : nil
+                return fail(&result, .cancelled(adapted.url))
+            }
 
             if let (response, next) = outcome.followedRedirect {
                 result.redirects.append(response)

@@ -1,6 +1,7 @@
 import CourierHTTP
 import CourierSerialization
 import CourierSessionCore
+import CourierTestSupport
 import CourierTesting
 import CourierTransport
 import Dispatch
@@ -176,30 +177,5 @@ final class RecordingMonitor: EventMonitor {
     func kinds(until kind: SessionEvent.Kind) async -> [SessionEvent.Kind] {
         while !recorded.withLock({ $0.contains { $0.kind == kind } }) { await Task.yield() }
         return recorded.withLock { $0.map(\.kind) }
-    }
-}
-
-/// A one-shot signal from a callback to an awaiting test.
-final class CompletionSignal: Sendable {
-    private let state = Mutex<(signalled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-
-    func signal() {
-        let waiter = state.withLock { state in
-            state.signalled = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume()
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                if state.signalled { return true }
-                state.waiter = continuation
-                return false
-            }
-            if ready { continuation.resume() }
-        }
     }
 }

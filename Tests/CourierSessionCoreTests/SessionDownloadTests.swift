@@ -1,6 +1,7 @@
 import CourierHTTP
 import CourierSerialization
 import CourierSessionCore
+import CourierTestSupport
 import CourierTesting
 import CourierTransport
 import Foundation
@@ -88,7 +89,7 @@ import Testing
         )
         let session = SessionManager(transport: transport)
         let halfway = CompletionSignal()
-        let stopped = CompletionBox()
+        let stopped = DeliveredValue<DownloadResponse>()
         let task = session.downloadTask(
             with: HTTPRequest(url: url),
             progress: { if $0.completed == 5 { halfway.signal() } },
@@ -133,21 +134,5 @@ import Testing
         let response = await SessionManager(transport: transport).download(for: HTTPRequest(url: url), to: nil)
         #expect(response.error?.kind == .transport(.connectionLost))
         #expect(response.resumeData == nil)
-    }
-}
-
-/// Passes one download response from a completion handler to the test.
-private final class CompletionBox: Sendable {
-    private let value = Mutex<DownloadResponse?>(nil)
-    private let signal = CompletionSignal()
-
-    func put(_ response: DownloadResponse) {
-        value.withLock { $0 = response }
-        signal.signal()
-    }
-
-    func take() async -> DownloadResponse {
-        await signal.wait()
-        return value.withLock { $0 }!
     }
 }
