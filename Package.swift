@@ -97,7 +97,7 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
-                "CourierSecurityOpenSSL",
+                "CourierSecurityOpenSSL", "CourierSessionCore",
             ],
             path: "Modules/CLI"
         ),

@@ -8,6 +8,7 @@ struct Demo {
         failures += await MultipartDemo().run()
         failures += ResponseDemo().run()
         failures += await TransportDemo().run()
+        failures += await SessionDemo().run()
         print("")
         print(failures == 0 ? "demo: all steps ok" : "demo: \(failures) step(s) failed")
         return failures
