@@ -5,6 +5,7 @@ import CourierSessionCore
 import CourierTestSupport
 import CourierTransport
 import Foundation
+import Synchronization
 import Testing
 
 /// The session layer over the real libcurl transport and the loopback servers.
@@ -173,6 +174,65 @@ import Testing
         #expect(resumed.error == nil)
         #expect(resumed.response?.status.code == 206)
         #expect(try filesHaveSameContents(target, www + "/big-100m"))
+        await session.shutdown()
+        await transport.shutdown()
+    }
+}
+
+/// Many tasks at once through the session over libcurl, some cancelled at random points.
+@Suite struct SessionConcurrencyOverCurlTests {
+    @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))
+    func aThousandTasksWithRandomCancellationEachCompleteExactlyOnce() async throws {
+        // Given: 1,000 small GETs; a seeded third of them cancelled after a random number of yields
+        let base = try #require(CurlTestServers.http)
+        let seed = SeededRandom.seed()
+        print("aThousandTasksWithRandomCancellation: COURIER_TEST_SEED=\(seed)")
+        var random = SeededRandom(seed: seed)
+        let plan = (0..<1_000).map { _ in
+            Int.random(in: 0..<3, using: &random) == 0 ? Int.random(in: 0..<50, using: &random) : -1
+        }
+        let transport = CurlTestServers.transport()
+        let session = SessionManager(transport: transport)
+        let completions = Mutex<[Int: Int]>([:])
+        let allDone = CompletionSignal()
+
+        // When
+        var tasks: [SessionTask] = []
+        for index in plan.indices {
+            let task = session.dataTask(with: HTTPRequest(url: base.adding("/small"))) { _ in
+                let finished = completions.withLock { counts in
+                    counts[index, default: 0] += 1
+                    return counts.count == plan.count
+                }
+                if finished { allDone.signal() }
+            }
+            tasks.append(task)
+            task.resume()
+        }
+        let started = tasks
+        await withTaskGroup(of: Void.self) { group in
+            for (index, yields) in plan.enumerated() where yields >= 0 {
+                let task = started[index]
+                group.addTask {
+                    for _ in 0..<yields { await Task.yield() }
+                    task.cancel()
+                }
+            }
+        }
+        await allDone.wait()
+
+        // Then: each task completed exactly once, in a final state, and the registry is empty
+        #expect(completions.withLock { $0.values.allSatisfy { $0 == 1 } })
+        #expect(tasks.allSatisfy { $0.state == .completed })
+        #expect(session.tasks.isEmpty)
+        let cancelled = tasks.filter { $0.error?.kind == .cancelled }.count
+        let succeeded = tasks.filter { $0.error == nil }.count
+        print("aThousandTasksWithRandomCancellation: \(succeeded) succeeded, \(cancelled) cancelled")
+        for error in Set(tasks.compactMap { $0.error }.filter { $0.kind != .cancelled }.map { "\($0)" }).prefix(5) {
+            print("  unexpected outcome: \(error)")
+        }
+        #expect(cancelled + succeeded == plan.count)
+        #expect(cancelled <= plan.filter { $0 >= 0 }.count)
         await session.shutdown()
         await transport.shutdown()
     }
