@@ -26,6 +26,8 @@ public struct SecurityError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let invalidPin = Code("invalidPin")
         /// A trust hook could not be installed on a TLS context.
         public static let installationFailed = Code("installationFailed")
+        /// A certificate file or directory could not be read.
+        public static let unreadableFile = Code("unreadableFile")
 
         /// The code's name.
         public var description: String { name }
