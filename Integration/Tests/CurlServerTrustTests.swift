@@ -249,14 +249,7 @@ final class RecordingTrustEvaluator: ServerTrustEvaluating {
                 ]
             ),
         ]
-        let server = try await PythonTestServer.start(
-            "tls_byte_counter.py",
-            arguments: [
-                "--cert", try #require(CurlTestServers.value("TEST_SERVER_CERT")),
-                "--key", try #require(CurlTestServers.value("TEST_SERVER_KEY")),
-                "--connections", "\(rejecting.count + 1)",
-            ]
-        )
+        let server = try await TLSByteCounter.start(connections: rejecting.count + 1)
         let port = try #require(server.ready["PORT"])
         let url = try #require(URL(string: "https://127.0.0.1:\(port)/probe"))
         for evaluator in rejecting {
@@ -267,16 +260,7 @@ final class RecordingTrustEvaluator: ServerTrustEvaluating {
         let accepted = await fetch(url, RecordingTrustEvaluator(DefaultTrustEvaluator()))
         #expect(accepted.response?.status.code == 200)
 
-        let lines = try await server.output()
-        let records = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
-        try #require(records.count == rejecting.count + 1, "server output: \(lines)")
-        for record in records.prefix(rejecting.count) {
-            #expect(record["handshake"] as? String == "failed", "\(record)")
-            #expect(record["bytes"] as? Int == 0, "\(record)")
-        }
-        #expect(records.last?["handshake"] as? String == "ok")
-        #expect(records.last?["request_line"] as? String == "GET /probe HTTP/1.1")
-        #expect((records.last?["bytes"] as? Int ?? 0) > 0)
+        try await TLSByteCounter.expectRejectionsThenControl(server, rejected: rejecting.count)
     }
 }
 

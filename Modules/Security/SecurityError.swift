@@ -26,6 +26,13 @@ public struct SecurityError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let invalidPin = Code("invalidPin")
         /// A trust hook could not be installed on a TLS context.
         public static let installationFailed = Code("installationFailed")
+        /// A certificate file or directory could not be read.
+        public static let unreadableFile = Code("unreadableFile")
+        /// A ``ServerTrustManager`` that requires every host to be evaluated has no evaluator for a host
+        /// (Alamofire's `noRequiredEvaluator`).
+        public static let noRequiredEvaluator = Code("noRequiredEvaluator")
+        /// A ``ServerTrustManager`` host key is neither a host nor a `*.` wildcard over a domain.
+        public static let invalidHostPattern = Code("invalidHostPattern")
 
         /// The code's name.
         public var description: String { name }

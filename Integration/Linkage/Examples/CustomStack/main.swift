@@ -3,13 +3,16 @@ import CourierSecurity
 import CourierSecurityOpenSSL
 import CourierSerialization
 
-// A libcurl transport that trusts an internal CA and pins the server's public key.
+// A libcurl transport that trusts an internal CA and, with AFNetworking's security policy, pins the
+// public keys of the certificates in a directory (every .cer, .crt, .pem and .der file).
 var configuration = CurlTransport.Configuration()
 configuration.tls.caFile = "/etc/ssl/certs/internal-ca.pem"
 configuration.trustInstaller = OpenSSLTrustHook(
-    evaluator: PublicKeyPinningTrustEvaluator(pins: [
-        try PublicKeyPin("sha256//d3rc9cJBMdmXdd641OG6eVtd+2sCyeTjUGgoVKXbfyI=")
-    ])
+    evaluator: try SecurityPolicy(
+        pinningMode: .publicKey,
+        certificatesInDirectory: "/etc/myapp/pins",
+        verifier: OpenSSLCertificateVerifier()
+    )
 )
 let transport = CurlTransport(configuration: configuration)
 
