@@ -41,6 +41,27 @@ import Testing
         }
     }
 
+    /// The first `count` paths of `paths`, or `Timeout` after five seconds.
+    func firstPaths(_ count: Int, of paths: AsyncStream<NetworkPath>) async throws -> [NetworkPath] {
+        try await withThrowingTaskGroup(of: [NetworkPath]?.self) { group in
+            group.addTask {
+                var seen: [NetworkPath] = []
+                for await path in paths {
+                    seen.append(path)
+                    if seen.count == count { return seen }
+                }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(5))
+                throw Timeout()
+            }
+            defer { group.cancelAll() }
+            guard let seen = try await group.next() ?? nil else { throw Timeout() }
+            return seen
+        }
+    }
+
     @Test func loopbackAddressIsReachableThroughLo() async throws {
         let monitor = NetlinkReachabilityMonitor(target: .address(IPAddress("127.0.0.1")!))
         let handled = Mutex<[ReachabilityStatus]>([])
@@ -90,13 +111,15 @@ import Testing
         monitor.stopMonitoring()
         #expect(monitor.status == .reachableViaWiFi)
 
+        // Subscribe before restarting: a sequence made after the restart could miss the new delivery
+        // and wait for one that never comes.
         let deliveries = Mutex(0)
         monitor.setReachabilityStatusChangeHandler { _ in deliveries.withLock { $0 += 1 } }
+        let paths = monitor.paths()
         monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        var iterator = monitor.paths().makeAsyncIterator()
-        _ = await iterator.next()  // the current path
-        #expect(await iterator.next()?.status == .reachableViaWiFi)
+        let seen = try await firstPaths(2, of: paths)  // the current path, then the new evaluation
+        #expect(seen.last?.status == .reachableViaWiFi)
         #expect(deliveries.withLock { $0 } == 1)
     }
 
