@@ -35,7 +35,7 @@ let package = Package(
         module(
             "CourierSessionCore",
             folder: "SessionCore",
-            ["CourierHTTP", "CourierSerialization", "CourierTransport"]
+            ["CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability"]
         ),
         // The diagnostics seam: no dependencies, so any layer can emit through it.
         module("CourierDiagnostics", folder: "Diagnostics"),
