@@ -236,3 +236,61 @@ import Testing
         await transport.shutdown()
     }
 }
+
+/// Upload tasks through the session over libcurl.
+@Suite struct SessionUploadOverCurlTests {
+    @Test(.enabled(if: CurlTestServers.hasHTTPBin, "TEST_HTTPBIN_URL not set"))
+    func aMultipartUploadIsEchoedBackByHTTPBin() async throws {
+        let base = try #require(CurlTestServers.httpbin)
+        let transport = CurlTestServers.transport()
+        let session = SessionManager(transport: transport)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID()).txt").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data("file contents\n".utf8).write(to: URL(fileURLWithPath: file))
+        var form = MultipartFormData()
+        try form.appendParts(from: ["title": "Holiday"])
+        try form.appendFile(atPath: file, name: "note", fileName: "note.txt", mimeType: "text/plain")
+        let sent = Mutex<[TransferProgress]>([])
+        let done = DeliveredValue<DataResponse<Data>>()
+
+        let task = try await session.uploadTask(
+            with: HTTPRequest(method: .post, url: base.adding("/post")),
+            multipartForm: form,
+            progress: { value in sent.withLock { $0.append(value) } },
+            completion: { done.put($0) }
+        )
+        task.resume()
+        let response = await done.take()
+
+        #expect(response.error == nil)
+        let echo = try #require(try JSONSerialization.jsonObject(with: response.data ?? Data()) as? [String: Any])
+        #expect((echo["form"] as? [String: String])?["title"] == "Holiday")
+        #expect((echo["files"] as? [String: String])?["note"] == "file contents\n")
+        #expect(sent.withLock { $0.last?.completed } == form.contentLength)
+        await session.shutdown()
+        await transport.shutdown()
+    }
+
+    @Test(
+        .enabled(
+            if: CurlTestServers.hasHTTP && CurlTestServers.wwwDirectory != nil,
+            "TEST_HTTP_URL or TEST_WWW_DIR not set"
+        )
+    )
+    func aFileUploadStreamsTheFile() async throws {
+        let base = try #require(CurlTestServers.http)
+        let www = try #require(CurlTestServers.wwwDirectory)
+        let transport = CurlTestServers.transport()
+        let session = SessionManager(transport: transport)
+        let done = DeliveredValue<DataResponse<Data>>()
+        try session.uploadTask(
+            with: HTTPRequest(method: .post, url: base.adding("/upload")),
+            fromFile: www + "/text.txt",
+            completion: { done.put($0) }
+        ).resume()
+        let response = await done.take()
+        #expect(String(decoding: response.data ?? Data(), as: UTF8.self).hasPrefix("200000"))
+        await session.shutdown()
+        await transport.shutdown()
+    }
+}

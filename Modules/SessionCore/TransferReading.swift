@@ -43,7 +43,13 @@ struct TransferReader {
             case .uploadProgress(let value):
                 task.record(upload: value)
                 progress.upload(value)
-                report(SessionEvent(.bodySent, task: task.taskIdentifier, request: request, progress: value))
+                // AFNetworking's did-send-body hook gets the request's Content-Length when the total
+                // is unknown; the task's own progress keeps the transport's value.
+                var reported = value
+                if reported.total == nil, let declared = request.headers["Content-Length"].flatMap({ Int64($0) }) {
+                    reported.total = declared
+                }
+                report(SessionEvent(.bodySent, task: task.taskIdentifier, request: request, progress: reported))
             case .response(let response):
                 outcome.response = response
                 task.record(response: response)

@@ -179,3 +179,32 @@ final class RecordingMonitor: EventMonitor {
         return recorded.withLock { $0.map(\.kind) }
     }
 }
+
+@Suite struct SessionBodySentTests {
+    @Test func theBodySentEventFallsBackToTheRequestsContentLength() async throws {
+        // AFNetworking's did-send-body hook gets Content-Length when the transport's total is
+        // unknown; the task's own progress keeps the unknown total.
+        let transport = MockTransport()
+        transport.stub(matching: { _ in true }, reply: .init(status: 204))
+        let monitor = RecordingMonitor()
+        let session = SessionManager(transport: transport, eventMonitors: [monitor])
+        var request = HTTPRequest(
+            method: .put,
+            url: URL(string: "https://api.example.com/blob")!,
+            body: HTTPBody(
+                length: nil,
+                producer: AsyncThrowingStream<Data, any Error> { continuation in
+                    continuation.yield(Data("hello".utf8))
+                    continuation.finish()
+                }
+            )
+        )
+        try request.headers.set(name: "Content-Length", value: "5")
+        let task = session.uploadTask(with: request, body: request.body) { _ in }
+        task.resume()
+        _ = await monitor.kinds(until: .taskCompleted)
+        let sent = monitor.events.filter { $0.kind == .bodySent }.compactMap(\.progress)
+        #expect(sent.last == TransferProgress(completed: 5, total: 5))
+        #expect(task.uploadProgress == TransferProgress(completed: 5, total: nil))
+    }
+}
