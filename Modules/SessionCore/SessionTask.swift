@@ -37,6 +37,17 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         var uploadProgress = TransferProgress(completed: 0, total: nil)
         var downloadProgress = TransferProgress(completed: 0, total: nil)
         var error: SessionError?
+        var progressStreams:
+            [Int: (direction: ProgressDirection, continuation: AsyncStream<TransferProgress>.Continuation)] = [:]
+        var nextStreamIdentifier = 0
+    }
+
+    /// Which side of a transfer a progress sequence follows.
+    public enum ProgressDirection: Sendable, Hashable {
+        /// Request body bytes sent.
+        case upload
+        /// Response body bytes received (written, for a download).
+        case download
     }
 
     /// The task's identifier, unique in its session.
@@ -166,22 +177,63 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     }
 
     func record(upload progress: TransferProgress) {
-        mutable.withLock { $0.uploadProgress = progress }
+        let streams = mutable.withLock { task in
+            task.uploadProgress = progress
+            return task.progressStreams.values.filter { $0.direction == .upload }.map(\.continuation)
+        }
+        for stream in streams { stream.yield(progress) }
     }
 
     func record(download progress: TransferProgress) {
-        mutable.withLock { $0.downloadProgress = progress }
+        let streams = mutable.withLock { task in
+            task.downloadProgress = progress
+            return task.progressStreams.values.filter { $0.direction == .download }.map(\.continuation)
+        }
+        for stream in streams { stream.yield(progress) }
+    }
+
+    /// Every progress value of one direction from now on, in order; the sequence ends when the task
+    /// completes (at once for a completed task). Values of a retried attempt or a redirect hop start
+    /// again from zero, as the transfer does.
+    ///
+    /// ```swift
+    /// for await progress in task.progressUpdates(.download) {
+    ///     print(progress.fraction.map { "\(Int($0 * 100))%" } ?? "\(progress.completed) bytes")
+    /// }
+    /// ```
+    /// - Parameter direction: Upload or download.
+    /// - Returns: The progress values, newest kept when the reader falls behind (up to 64).
+    public func progressUpdates(_ direction: ProgressDirection) -> AsyncStream<TransferProgress> {
+        let (stream, continuation) = AsyncStream<TransferProgress>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let identifier: Int? = mutable.withLock { task in
+            guard task.state != .completed else { return nil }
+            defer { task.nextStreamIdentifier += 1 }
+            task.progressStreams[task.nextStreamIdentifier] = (direction, continuation)
+            return task.nextStreamIdentifier
+        }
+        guard let identifier else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.mutable.withLock { _ = $0.progressStreams.removeValue(forKey: identifier) }
+        }
+        return stream
     }
 
     /// Marks the task done; `false` when it already was.
     func markCompleted(error: SessionError?) -> Bool {
-        mutable.withLock { task in
-            guard task.state != .completed else { return false }
+        let streams: [AsyncStream<TransferProgress>.Continuation]? = mutable.withLock { task in
+            guard task.state != .completed else { return nil }
             task.state = .completed
             task.error = error
             task.transfer = nil
-            return true
+            defer { task.progressStreams = [:] }
+            return task.progressStreams.values.map(\.continuation)
         }
+        guard let streams else { return false }
+        for stream in streams { stream.finish() }
+        return true
     }
 
     private let waiters = Mutex<[CheckedContinuation<Void, Never>]>([])

@@ -208,3 +208,24 @@ final class RecordingMonitor: EventMonitor {
         #expect(task.uploadProgress == TransferProgress(completed: 5, total: nil))
     }
 }
+
+@Suite struct SessionProgressSequenceTests {
+    @Test func aTasksProgressSequenceFollowsTheTransferAndEndsWithTheTask() async throws {
+        let transport = MockTransport()
+        transport.stub(matching: { _ in true }, reply: .init(body: Data(count: 1_000), chunkSize: 250))
+        let session = SessionManager(transport: transport)
+        let task = session.dataTask(with: HTTPRequest(url: URL(string: "https://api.example.com/blob")!)) { _ in }
+        let updates = task.progressUpdates(.download)
+
+        task.resume()
+        var seen: [TransferProgress] = []
+        for await progress in updates { seen.append(progress) }
+
+        // The loop ended because the task completed; every chunk was reported, in order.
+        #expect(task.state == .completed)
+        #expect(seen.map(\.completed) == [250, 500, 750, 1_000])
+        #expect(seen.allSatisfy { $0.total == 1_000 })
+        var afterwards = task.progressUpdates(.upload).makeAsyncIterator()
+        #expect(await afterwards.next() == nil)
+    }
+}
