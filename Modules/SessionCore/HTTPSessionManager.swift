@@ -214,7 +214,7 @@ public final class HTTPSessionManager: Sendable {
         do {
             request = try self.request(method, urlString, parameters: parameters, headers: headers)
         } catch {
-            let response = DataResponse<Serializer.Output>.serializationFailure(error, urlString: urlString)
+            let response = DataResponse<Serializer.Output>.serializationFailure(error)
             session.completionQueue.async(group: session.completionGroup) { completion(response) }
             return nil
         }
@@ -330,7 +330,7 @@ public final class HTTPSessionManager: Sendable {
                 with: headers
             )
         } catch {
-            let response = DataResponse<JSONValue>.serializationFailure(error, urlString: urlString)
+            let response = DataResponse<JSONValue>.serializationFailure(error)
             session.completionQueue.async(group: session.completionGroup) { completion(response) }
             return nil
         }
@@ -536,7 +536,7 @@ public final class HTTPSessionManager: Sendable {
 
 extension DataResponse {
     /// The outcome of a call whose request could not be built: no task, no response.
-    static func serializationFailure(_ error: SerializationError, urlString: String) -> DataResponse {
+    static func serializationFailure(_ error: SerializationError) -> DataResponse {
         DataResponse(
             request: nil,
             response: nil,

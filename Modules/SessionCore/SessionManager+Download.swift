@@ -39,14 +39,7 @@ extension SessionManager {
         destination: DownloadDestination.Choose?,
         completion: @escaping @Sendable (DownloadResponse) -> Void
     ) -> SessionTask {
-        let queue = completionQueue
-        let group = completionGroup
-        return makeDownloadTask(
-            request: request,
-            resume: nil,
-            progress: Self.onQueue(progress, queue),
-            destination: destination
-        ) { response in queue.async(group: group) { completion(response) } }
+        queuedDownloadTask(request: request, resume: nil, progress: progress, destination: destination, completion)
     }
 
     /// Makes a download task that goes on from `resumeData`; call ``SessionTask/resume()`` to start it.
@@ -70,12 +63,29 @@ extension SessionManager {
         destination: DownloadDestination.Choose?,
         completion: @escaping @Sendable (DownloadResponse) -> Void
     ) -> SessionTask {
+        queuedDownloadTask(
+            request: HTTPRequest(url: resumeData.url),
+            resume: resumeData,
+            progress: progress,
+            destination: destination,
+            completion
+        )
+    }
+
+    /// A download task whose progress and completion run on the completion queue (and group).
+    private func queuedDownloadTask(
+        request: HTTPRequest,
+        resume: ResumeData?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        destination: DownloadDestination.Choose?,
+        _ completion: @escaping @Sendable (DownloadResponse) -> Void
+    ) -> SessionTask {
         let queue = completionQueue
         let group = completionGroup
         return makeDownloadTask(
-            request: HTTPRequest(url: resumeData.url),
-            resume: resumeData,
-            progress: Self.onQueue(progress, queue),
+            request: request,
+            resume: resume,
+            progress: onCompletionQueue(progress),
             destination: destination
         ) { response in queue.async(group: group) { completion(response) } }
     }
@@ -158,15 +168,6 @@ extension SessionManager {
                 )
             }
         }
-    }
-
-    /// `handler`, called on `queue`.
-    private static func onQueue(
-        _ handler: (@Sendable (TransferProgress) -> Void)?,
-        _ queue: DispatchQueue
-    ) -> (@Sendable (TransferProgress) -> Void)? {
-        guard let handler else { return nil }
-        return { value in queue.async { handler(value) } }
     }
 
     /// A new path in the temporary directory (`TMPDIR`, else `/tmp`).

@@ -111,11 +111,11 @@ public final class SessionManager: Sendable {
         downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
-        let queue = completionQueue
         let group = completionGroup
+        let queue = completionQueue
         let progress = TaskProgressHandlers(
-            upload: { value in if let uploadProgress { queue.async { uploadProgress(value) } } },
-            download: { value in if let downloadProgress { queue.async { downloadProgress(value) } } }
+            upload: onCompletionQueue(uploadProgress) ?? { _ in },
+            download: onCompletionQueue(downloadProgress) ?? { _ in }
         )
         return makeTask(request: request, serializer: serializer, options: options, progress: progress) { response in
             queue.async(group: group) { completion(response) }
@@ -216,8 +216,18 @@ public final class SessionManager: Sendable {
         return stream
     }
 
+    /// `handler`, called on the completion queue; `nil` without a handler.
+    func onCompletionQueue(
+        _ handler: (@Sendable (TransferProgress) -> Void)?
+    ) -> (@Sendable (TransferProgress) -> Void)? {
+        guard let handler else { return nil }
+        let queue = completionQueue
+        return { value in queue.async { handler(value) } }
+    }
+
     func report(_ event: SessionEvent) {
-        let streams = state.withLock { Array($0.streams.values) }
+        // Every progress event passes here: with nobody listening, no array is built.
+        let streams = state.withLock { $0.streams.isEmpty ? [] : Array($0.streams.values) }
         guard !eventMonitors.isEmpty || !streams.isEmpty else { return }
         eventQueue.async { [self] in
             for monitor in eventMonitors { monitor.session(self, didReceive: event) }

@@ -14,7 +14,7 @@ struct MockTransferPlayer {
     let file: MockDownloadFile?
 
     private var metrics = TransferMetrics()
-    private var started = ContinuousClock.now
+    private let started = ContinuousClock.now
     private var hasHead = false
     /// Whether the current head's body goes to the file (`nil`: streamed, `false`: discarded).
     private var writesFile: Bool?
