@@ -179,7 +179,8 @@ import Testing
     }
 }
 
-/// Many tasks at once through the session over libcurl, some cancelled at random points.
+/// Many tasks at once through the session over libcurl, some cancelled at random points. `ci/test`
+/// runs this suite in a step of its own, so its load does not starve the promptness tests.
 @Suite struct SessionConcurrencyOverCurlTests {
     @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))
     func aThousandTasksWithRandomCancellationEachCompleteExactlyOnce() async throws {
