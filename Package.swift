@@ -35,7 +35,7 @@ let package = Package(
         module(
             "CourierSessionCore",
             folder: "SessionCore",
-            ["CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability"]
+            ["CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability", "CourierSecurity"]
         ),
         // The diagnostics seam: no dependencies, so any layer can emit through it.
         module("CourierDiagnostics", folder: "Diagnostics"),
@@ -130,7 +130,7 @@ let package = Package(
             name: "CourierSessionCoreTests",
             dependencies: [
                 "CourierSessionCore", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierTesting",
-                "CourierTestSupport",
+                "CourierSecurity", "CourierTestSupport",
             ]
         ),
         .testTarget(

@@ -33,6 +33,8 @@ public final class HTTPSessionManager: Sendable {
     }
 
     private let serializers: Mutex<Serializers>
+    /// The transport this manager made for itself (through a factory), which ``shutdown()`` ends.
+    private let ownedTransport: (any HTTPTransport)?
 
     /// Creates a manager.
     ///
@@ -43,10 +45,26 @@ public final class HTTPSessionManager: Sendable {
     /// - Parameters:
     ///   - baseURL: The base URL; one with a non-empty path that does not end in `/` gets one.
     ///   - session: The session to run on.
-    public init(baseURL: URL?, session: SessionManager) {
+    public convenience init(baseURL: URL?, session: SessionManager) {
+        self.init(baseURL: baseURL, session: session, ownedTransport: nil)
+    }
+
+    init(baseURL: URL?, session: SessionManager, ownedTransport: (any HTTPTransport)?) {
         self.baseURL = baseURL.map(Self.normalised)
         self.session = session
+        self.ownedTransport = ownedTransport
         serializers = Mutex(Serializers(request: HTTPRequestSerializer(), response: JSONResponseSerializer()))
+    }
+
+    /// Ends the session's tasks (``SessionManager/shutdown()``) and then shuts down the transport
+    /// when this manager made it through a transport factory; safe to call more than once.
+    ///
+    /// ```swift
+    /// await api.shutdown()
+    /// ```
+    public func shutdown() async {
+        await session.shutdown()
+        await ownedTransport?.shutdown()
     }
 
     /// The request serializer: form parameters by default (AFNetworking's `AFHTTPRequestSerializer`).
@@ -455,6 +473,32 @@ public final class HTTPSessionManager: Sendable {
             try self.request(method, urlString, parameters: parameters, headers: headers)
         }
         return try await session.data(for: request)
+    }
+
+    /// Sends a call and returns at its response head, with the body to read as it arrives
+    /// (``SessionManager/streamingResponse(for:options:)``); the response serializer is not used.
+    ///
+    /// ```swift
+    /// let stream = try await api.streamingResponse(.get, "events", parameters: ["since": 42])
+    /// for try await chunk in stream.body { parser.feed(chunk) }
+    /// ```
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - urlString: The URL, relative to ``baseURL`` when there is one.
+    ///   - parameters: The parameters, placed by the request serializer.
+    ///   - headers: Fields that replace the serializer's defaults of the same name.
+    /// - Returns: The head, the task and the body.
+    /// - Throws: ``SessionError`` when the request could not be made or no head arrived.
+    public func streamingResponse(
+        _ method: HTTPMethod,
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: HTTPHeaders = HTTPHeaders()
+    ) async throws(SessionError) -> StreamingResponse {
+        let request = try serialized { () throws(SerializationError) in
+            try self.request(method, urlString, parameters: parameters, headers: headers)
+        }
+        return try await session.streamingResponse(for: request)
     }
 
     /// Sends a call and decodes the response as `type`.

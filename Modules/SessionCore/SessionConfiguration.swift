@@ -1,3 +1,4 @@
+public import CourierHTTP
 public import Dispatch
 
 /// The settings of a ``SessionManager`` beside its transport and interceptors.
@@ -24,7 +25,36 @@ public struct SessionConfiguration: Sendable {
     /// The most bytes of a followed redirect's body read and dropped before its transfer is
     /// cancelled instead (so the connection can be reused for small bodies).
     public var maximumRedirectBodyDrain = 64 << 10
+    /// Decides, as each final response head arrives, whether its task goes on
+    /// (AFNetworking's data-task did-receive-response block); `nil` allows every response.
+    ///
+    /// It runs before the body is read (the transfer waits for it), for every task kind and
+    /// attempt, but not for redirect heads that are followed. ``ResponseDisposition/cancel``
+    /// cancels the transfer at once: the task completes with ``SessionError/Kind/cancelled``
+    /// (-999) and the response, and is not retried. AFNetworking's become-download and
+    /// become-stream dispositions do not exist here: make a download task, or use
+    /// `SessionManager.streamingResponse(for:)`, from the start.
+    ///
+    /// ```swift
+    /// configuration.responseDisposition = { _, response in
+    ///     response.expectedContentLength ?? 0 > 100 << 20 ? .cancel : .allow
+    /// }
+    /// ```
+    public var responseDisposition: (@Sendable (SessionTask, HTTPResponse) async -> ResponseDisposition)?
 
     /// Creates the defaults.
     public init() {}
+}
+
+/// What a session does with a response head (AFNetworking's `NSURLSessionResponseDisposition`,
+/// without the background-only kinds).
+///
+/// ```swift
+/// configuration.responseDisposition = { _, response in response.mimeType == "text/html" ? .cancel : .allow }
+/// ```
+public enum ResponseDisposition: Sendable, Hashable {
+    /// Read the body and complete the task normally.
+    case allow
+    /// Cancel the transfer; the task completes with a cancellation error and the response.
+    case cancel
 }

@@ -99,11 +99,34 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     /// serializer failed.
     public var serialization: SerializationError? { underlying as? SerializationError }
 
-    /// `"transport(timedOut): Operation timed out after 1000 milliseconds [https://example.com/slow]"`
+    /// What the transport's trust evaluation saw and decided when the server was rejected
+    /// (AFNetworking's peer trust in the -1202 error's user info); `nil` when there was none, such
+    /// as a rejection by libcurl's own verification without a trust evaluator.
+    ///
+    /// ```swift
+    /// if let trust = error.serverTrust { print(trust.host ?? "-", trust.decision) }
+    /// ```
+    public var serverTrust: TrustEvaluationRecord? { transportError?.metrics?.trustEvaluation }
+
+    /// `"transport(timedOut): Operation timed out after 1000 milliseconds [https://example.com/slow]"`;
+    /// a trust failure adds the transport's reason after AFNetworking's text.
     public var description: String {
         var text = "\(kind): \(message)"
+        if kind == .transport(.serverTrustFailed), let reason = transportError?.message { text += " (\(reason))" }
         if let failingURL { text += " [\(failingURL.absoluteString)]" }
         return text
+    }
+
+    /// AFNetworking's description of its -1202 server-trust error, curly quotes included.
+    ///
+    /// ```swift
+    /// SessionError.serverTrustDescription(host: "api.test")
+    /// // "The certificate for this server is invalid. You might be connecting to a server that is pretending to be “api.test” which could put your confidential information at risk."
+    /// ```
+    /// - Parameter host: The host the task connected to.
+    /// - Returns: The text.
+    public static func serverTrustDescription(host: String) -> String {
+        "The certificate for this server is invalid. You might be connecting to a server that is pretending to be \u{201C}\(host)\u{201D} which could put your confidential information at risk."
     }
 }
 
@@ -114,6 +137,16 @@ extension SessionError {
             return SessionError(
                 kind: .cancelled,
                 message: error.message,
+                failingURL: url,
+                response: response,
+                data: data,
+                underlying: error
+            )
+        }
+        if error.category == .serverTrustFailed {
+            return SessionError(
+                kind: .transport(error.category),
+                message: serverTrustDescription(host: url.host() ?? ""),
                 failingURL: url,
                 response: response,
                 data: data,

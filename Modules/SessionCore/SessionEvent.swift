@@ -34,6 +34,13 @@ public struct SessionEvent: Sendable {
         case dataReceived
         /// A transfer finished with metrics (one per attempt and hop).
         case metricsCollected
+        /// The transport's trust evaluator judged the server of a new TLS connection (accepted or
+        /// rejected); ``SessionEvent/trustEvaluation`` says what it saw and why. Only the transfer
+        /// that opened the connection has one: a reused connection is not evaluated again.
+        case serverTrustEvaluated
+        /// A response head was refused by the session's ``SessionConfiguration/responseDisposition``
+        /// and the task is being cancelled (AFNetworking's `NSURLSessionResponseCancel`).
+        case responseRejected
         /// A task completed, with or without an error.
         case taskCompleted
         /// The session was invalidated; no task runs after this.
@@ -65,6 +72,8 @@ public struct SessionEvent: Sendable {
     public let metrics: TransferMetrics?
     /// The error a task completed with, or the failure a retry answers.
     public let error: SessionError?
+    /// The trust evaluation, for ``Kind/serverTrustEvaluated``.
+    public var trustEvaluation: TrustEvaluationRecord? { metrics?.trustEvaluation }
 
     init(
         _ kind: Kind,

@@ -238,7 +238,8 @@ public final class SessionManager: Sendable {
     // MARK: Invalidation
 
     /// Stops taking tasks and, when `cancelingTasks`, cancels those in flight; returns once every
-    /// task has completed (AFNetworking's `invalidateSessionCancelingTasks:`).
+    /// task has completed and every event monitor has received every event
+    /// (AFNetworking's `invalidateSessionCancelingTasks:`).
     ///
     /// ```swift
     /// await session.invalidate(cancelingTasks: false)  // let running tasks finish first
@@ -263,14 +264,20 @@ public final class SessionManager: Sendable {
             }
             if done { continuation.resume() }
         }
-        guard wasValid else { return }
-        report(SessionEvent(.sessionInvalidated))
-        let streams = state.withLock { state in
-            defer { state.streams = [:] }
-            return Array(state.streams.values)
+        if wasValid {
+            report(SessionEvent(.sessionInvalidated))
+            let streams = state.withLock { state in
+                defer { state.streams = [:] }
+                return Array(state.streams.values)
+            }
+            eventQueue.async {
+                for stream in streams { stream.finish() }
+            }
         }
-        eventQueue.async {
-            for stream in streams { stream.finish() }
+        // Events go out on the event queue: once it has run up to here, every monitor has seen
+        // every event, the invalidation included, before this call returns.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            eventQueue.async { continuation.resume() }
         }
     }
 
@@ -293,6 +300,7 @@ public final class SessionManager: Sendable {
         request: HTTPRequest,
         options: TransferOptions,
         progress: TaskProgressHandlers,
+        bodyChannel: ResponseBodyChannel? = nil,
         finish: @escaping @Sendable (SessionTask, TaskRunner.Result) -> Void
     ) -> SessionTask {
         let (identifier, invalidated) = state.withLock { state in
@@ -302,7 +310,9 @@ public final class SessionManager: Sendable {
         let hooks = SessionTask.Hooks(
             start: { [self] task in
                 Task {
-                    finish(task, await self.runner(for: task, options: options, progress: progress).run())
+                    var runner = self.runner(for: task, options: options, progress: progress)
+                    runner.bodyChannel = bodyChannel
+                    finish(task, await runner.run())
                 }
             },
             report: { [weak self] event in self?.report(event) },

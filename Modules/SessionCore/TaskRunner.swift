@@ -11,6 +11,9 @@ struct TaskRunner: Sendable {
     let redirectHandler: any RedirectHandling
     let configuration: SessionConfiguration
     let progress: TaskProgressHandlers
+    /// Set for a streamed task: the final head and body go there, and nothing is retried once the
+    /// head went out.
+    var bodyChannel: ResponseBodyChannel?
     let report: @Sendable (SessionEvent) -> Void
 
     /// What the task ended with, before serialization.
@@ -33,7 +36,9 @@ struct TaskRunner: Sendable {
             task: task,
             report: report,
             progress: progress,
-            drainLimit: configuration.maximumRedirectBodyDrain
+            drainLimit: configuration.maximumRedirectBodyDrain,
+            responseDisposition: configuration.responseDisposition,
+            bodyChannel: bodyChannel
         )
         while true {
             await task.waitWhileSuspended()
@@ -98,6 +103,18 @@ struct TaskRunner: Sendable {
             if let redirectError = outcome.redirectError {
                 return fail(&result, redirectError)
             }
+            if outcome.responseRejected {
+                result.response = outcome.response
+                return fail(
+                    &result,
+                    SessionError(
+                        kind: .cancelled,
+                        message: "the response was refused by the session's response disposition",
+                        failingURL: adapted.url,
+                        response: outcome.response
+                    )
+                )
+            }
             let failure: AttemptFailure
             if let error = outcome.transportError {
                 result.response = outcome.response
@@ -123,6 +140,8 @@ struct TaskRunner: Sendable {
                 result.body = outcome.body
                 result.error = nil
             }
+            // A streamed head (and maybe body) already reached the caller: it cannot be taken back.
+            if bodyChannel?.hasHead == true { return result }
             switch await interceptor?.retry(adapted, dueTo: failure, attempt: context) ?? .doNotRetry {
             case .doNotRetry:
                 return result

@@ -14,6 +14,8 @@ struct AttemptOutcome: Sendable {
     var transportError: TransportError?
     /// A redirect that could not be followed.
     var redirectError: SessionError?
+    /// Whether the session's response disposition cancelled the transfer at the response head.
+    var responseRejected = false
 }
 
 /// What to do with a redirect head, decided as it arrives (its body is still on the way).
@@ -29,6 +31,9 @@ struct TransferReader {
     let report: @Sendable (SessionEvent) -> Void
     let progress: TaskProgressHandlers
     let drainLimit: Int
+    let responseDisposition: (@Sendable (SessionTask, HTTPResponse) async -> ResponseDisposition)?
+    /// Where a streamed task's final head and body go, instead of being collected.
+    let bodyChannel: ResponseBodyChannel?
 
     func read(
         _ transfer: HTTPTransfer,
@@ -38,6 +43,7 @@ struct TransferReader {
         var outcome = AttemptOutcome()
         var drained = 0
         var cancelledForDrain = false
+        var consumerLeft = false
         for await event in transfer.events {
             switch event {
             case .uploadProgress(let value):
@@ -54,6 +60,15 @@ struct TransferReader {
                 outcome.response = response
                 task.record(response: response)
                 report(SessionEvent(.responseReceived, task: task.taskIdentifier, request: request, response: response))
+                if let responseDisposition, await responseDisposition(task, response) == .cancel {
+                    outcome.responseRejected = true
+                    report(
+                        SessionEvent(.responseRejected, task: task.taskIdentifier, request: request, response: response)
+                    )
+                    transfer.cancel()
+                } else {
+                    bodyChannel?.deliver(head: response)
+                }
             case .redirect(let response, let location):
                 task.record(response: response)
                 report(SessionEvent(.responseReceived, task: task.taskIdentifier, request: request, response: response))
@@ -62,6 +77,7 @@ struct TransferReader {
                     outcome.followedRedirect = (response, next)
                 case .stop:
                     outcome.response = response
+                    bodyChannel?.deliver(head: response)
                 case .fail(let error):
                     outcome.redirectError = error
                     transfer.cancel()
@@ -74,8 +90,15 @@ struct TransferReader {
                         cancelledForDrain = true
                         transfer.cancel()
                     }
-                } else if outcome.redirectError == nil {
-                    outcome.body.append(chunk)
+                } else if outcome.redirectError == nil && !outcome.responseRejected {
+                    if let bodyChannel {
+                        if !consumerLeft, await !bodyChannel.send(chunk) {
+                            consumerLeft = true
+                            transfer.cancel()
+                        }
+                    } else {
+                        outcome.body.append(chunk)
+                    }
                 }
             case .downloadProgress(let value):
                 guard outcome.followedRedirect == nil else { continue }
@@ -86,11 +109,16 @@ struct TransferReader {
                 outcome.metrics = metrics
             case .failed(let error):
                 outcome.metrics = error.metrics
-                let expected = cancelledForDrain || outcome.redirectError != nil
+                let expected = cancelledForDrain || outcome.redirectError != nil || outcome.responseRejected
                 if !(expected && error.category == .cancelled) { outcome.transportError = error }
             }
         }
         if let metrics = outcome.metrics {
+            if metrics.trustEvaluation != nil {
+                report(
+                    SessionEvent(.serverTrustEvaluated, task: task.taskIdentifier, request: request, metrics: metrics)
+                )
+            }
             report(SessionEvent(.metricsCollected, task: task.taskIdentifier, request: request, metrics: metrics))
         }
         return outcome
