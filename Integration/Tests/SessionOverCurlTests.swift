@@ -181,7 +181,7 @@ import Testing
 
 /// Many tasks at once through the session over libcurl, some cancelled at random points. `ci/test`
 /// runs this suite in a step of its own, so its load does not starve the promptness tests.
-@Suite struct SessionConcurrencyOverCurlTests {
+@Suite(.serialized, StarvationCanary()) struct SessionConcurrencyOverCurlTests {
     @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))
     func aThousandTasksWithRandomCancellationEachCompleteExactlyOnce() async throws {
         // Given: 1,000 small GETs; a seeded third of them to be cancelled
@@ -192,6 +192,7 @@ import Testing
         let plan = (0..<1_000).map { _ in
             Int.random(in: 0..<3, using: &random) == 0 ? Int.random(in: 0..<50, using: &random) : -1
         }
+        let baseline = try await Self.openConnections(base)
         let transport = CurlTestServers.transport()
         let session = SessionManager(transport: transport)
         let completions = Mutex<[Int: Int]>([:])
@@ -234,7 +235,40 @@ import Testing
         #expect(cancelled + succeeded == plan.count)
         #expect(cancelled <= plan.filter { $0 >= 0 }.count)
         await session.shutdown()
+
+        // Connections: at most the pool stays open while the transport lives (cancelled transfers
+        // closed theirs), and every one is closed once it shuts down. This suite runs alone in its
+        // ci/test step, so nginx's count is this test's.
+        let pooled = try await Self.openConnections(base)
+        #expect(
+            pooled <= baseline + CurlTransport.Configuration().maxConnectionsPerHost,
+            "\(pooled) open, baseline \(baseline)"
+        )
         await transport.shutdown()
+        var open = try await Self.openConnections(base)
+        let giveUp = ContinuousClock.now + .seconds(10)  // nginx sees the closes shortly after they happen
+        while open != baseline && ContinuousClock.now < giveUp {
+            try await Task.sleep(for: .milliseconds(20))
+            open = try await Self.openConnections(base)
+        }
+        print(
+            "aThousandTasksWithRandomCancellation: nginx connections \(baseline) before, \(pooled) pooled, \(open) after"
+        )
+        #expect(open == baseline, "nginx still has \(open - baseline) connections of this test open")
+    }
+
+    /// nginx's open connections (its `stub_status`), read over a connection of its own that is
+    /// counted and then closed, so every reading has the same offset.
+    static func openConnections(_ base: URL) async throws -> Int {
+        let transport = CurlTestServers.transport()
+        var request = HTTPRequest(url: base.adding("/nginx-status"))
+        try request.headers.set(name: "Connection", value: "close")
+        let session = SessionManager(transport: transport)
+        let text = String(decoding: try await session.data(for: request).data ?? Data(), as: UTF8.self)
+        await session.shutdown()
+        await transport.shutdown()
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("Active connections:") })
+        return try #require(Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)))
     }
 }
 
