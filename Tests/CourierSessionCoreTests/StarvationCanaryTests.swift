@@ -20,11 +20,11 @@ import Testing
     }
 
     @Test func shortWaitsPassAndTheRealProbeMeasuresSmallWaitsOnAnIdlePool() async throws {
-        let worst = try await StarvationCanary.watch(probe: {
-            await StarvationCanary.measureOnce(sleeping: .milliseconds(5))
-        }) {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        let probe: @Sendable () async -> Duration = { await StarvationCanary.measureOnce(sleeping: .milliseconds(5)) }
+        let worst = try await StarvationCanary.watch(
+            probe: probe,
+            while: { try await Task.sleep(for: .milliseconds(100)) }
+        )
         #expect(worst < StarvationCanary.threshold)
     }
 }
