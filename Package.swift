@@ -166,6 +166,12 @@ let package = Package(
             dependencies: ["CourierDiskCache", "CourierImageCache"],
             path: "Integration/CacheHelper"
         ),
+        // A child process for the resumable-download tests: cancelled, killed and resumed across processes.
+        .executableTarget(
+            name: "CourierDownloadHelper",
+            dependencies: ["CourierCurl", "CourierHTTP", "CourierSessionCore", "CourierTransport"],
+            path: "Integration/DownloadHelper"
+        ),
         .testTarget(
             name: "CourierIntegrationTests",
             dependencies: [

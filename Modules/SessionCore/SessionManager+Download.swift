@@ -19,7 +19,9 @@ extension SessionManager {
     /// the file stays at its temporary path. Without a destination the temporary file is deleted,
     /// as AFNetworking's platform does. A download cancelled or failing after bytes arrived, from a
     /// response with a strong `ETag` or a `Last-Modified` date, keeps its partial file and returns
-    /// ``DownloadResponse/resumeData``.
+    /// ``DownloadResponse/resumeData``. With ``DownloadOptions/persistsResumeRecord``, a resume
+    /// record beside the partial file lets a later process go on after a crash
+    /// (``ResumeData/recover(fromRecordAt:)``).
     ///
     /// ```swift
     /// let task = session.downloadTask(with: request, destination: { _, _ in
@@ -29,23 +31,34 @@ extension SessionManager {
     /// ```
     /// - Parameters:
     ///   - request: The request.
+    ///   - options: Where the partial file goes and whether a resume record is kept beside it.
     ///   - progress: Called on the completion queue as bytes are written.
     ///   - destination: Picks the final path; `nil` deletes the file after the download.
     ///   - completion: Called once on the completion queue within the completion group.
     /// - Returns: The task, suspended.
     public func downloadTask(
         with request: HTTPRequest,
+        options: DownloadOptions = DownloadOptions(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         destination: DownloadDestination.Choose?,
         completion: @escaping @Sendable (DownloadResponse) -> Void
     ) -> SessionTask {
-        queuedDownloadTask(request: request, resume: nil, progress: progress, destination: destination, completion)
+        queuedDownloadTask(
+            request: request,
+            resume: nil,
+            options: options,
+            progress: progress,
+            destination: destination,
+            completion
+        )
     }
 
     /// Makes a download task that goes on from `resumeData`; call ``SessionTask/resume()`` to start it.
     ///
     /// The request is a `GET` of the resume data's URL with `Range` and `If-Range`: a `206` appends
     /// to the partial file, a `200` (the file changed, or the server ignores ranges) starts it over.
+    /// A task that stops before any response arrives keeps the partial file and gives the resume
+    /// data back.
     ///
     /// ```swift
     /// session.downloadTask(withResumeData: resumeData, destination: { _, _ in .init(path: "/var/tmp/big.iso") }) { _ in }
@@ -53,12 +66,15 @@ extension SessionManager {
     /// ```
     /// - Parameters:
     ///   - resumeData: What the stopped download left.
+    ///   - options: Whether a resume record is kept beside the partial file; the partial file is the
+    ///     resume data's.
     ///   - progress: Called on the completion queue as bytes are written (from the offset).
     ///   - destination: Picks the final path; `nil` deletes the file after the download.
     ///   - completion: Called once on the completion queue within the completion group.
     /// - Returns: The task, suspended.
     public func downloadTask(
         withResumeData resumeData: ResumeData,
+        options: DownloadOptions = DownloadOptions(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         destination: DownloadDestination.Choose?,
         completion: @escaping @Sendable (DownloadResponse) -> Void
@@ -66,6 +82,7 @@ extension SessionManager {
         queuedDownloadTask(
             request: HTTPRequest(url: resumeData.url),
             resume: resumeData,
+            options: options,
             progress: progress,
             destination: destination,
             completion
@@ -76,6 +93,7 @@ extension SessionManager {
     private func queuedDownloadTask(
         request: HTTPRequest,
         resume: ResumeData?,
+        options: DownloadOptions,
         progress: (@Sendable (TransferProgress) -> Void)?,
         destination: DownloadDestination.Choose?,
         _ completion: @escaping @Sendable (DownloadResponse) -> Void
@@ -85,6 +103,7 @@ extension SessionManager {
         return makeDownloadTask(
             request: request,
             resume: resume,
+            options: options,
             progress: onCompletionQueue(progress),
             destination: destination
         ) { response in queue.async(group: group) { completion(response) } }
@@ -97,13 +116,16 @@ extension SessionManager {
     /// ```
     /// - Parameters:
     ///   - request: The request.
+    ///   - options: Where the partial file goes and whether a resume record is kept beside it.
     ///   - destination: Picks the final path; `nil` deletes the file after the download.
     /// - Returns: The outcome; cancelling the calling task cancels the download (with resume data
     ///   when it can go on later).
-    public func download(for request: HTTPRequest, to destination: DownloadDestination.Choose?) async
-        -> DownloadResponse
-    {
-        await awaitDownload(request: request, resume: nil, destination: destination)
+    public func download(
+        for request: HTTPRequest,
+        options: DownloadOptions = DownloadOptions(),
+        to destination: DownloadDestination.Choose?
+    ) async -> DownloadResponse {
+        await awaitDownload(request: request, resume: nil, options: options, destination: destination)
     }
 
     /// Goes on with a stopped download and returns where it went.
@@ -113,23 +135,37 @@ extension SessionManager {
     /// ```
     /// - Parameters:
     ///   - resumeData: What the stopped download left.
+    ///   - options: Whether a resume record is kept beside the partial file; the partial file is the
+    ///     resume data's.
     ///   - destination: Picks the final path; `nil` deletes the file after the download.
     /// - Returns: The outcome.
-    public func download(resumingWith resumeData: ResumeData, to destination: DownloadDestination.Choose?) async
-        -> DownloadResponse
-    {
-        await awaitDownload(request: HTTPRequest(url: resumeData.url), resume: resumeData, destination: destination)
+    public func download(
+        resumingWith resumeData: ResumeData,
+        options: DownloadOptions = DownloadOptions(),
+        to destination: DownloadDestination.Choose?
+    ) async -> DownloadResponse {
+        await awaitDownload(
+            request: HTTPRequest(url: resumeData.url),
+            resume: resumeData,
+            options: options,
+            destination: destination
+        )
     }
 
     private func awaitDownload(
         request: HTTPRequest,
         resume: ResumeData?,
+        options: DownloadOptions,
         destination: DownloadDestination.Choose?
     ) async -> DownloadResponse {
         let box = CompletionBox<DownloadResponse>()
-        let task = makeDownloadTask(request: request, resume: resume, progress: nil, destination: destination) {
-            box.deliver($0)
-        }
+        let task = makeDownloadTask(
+            request: request,
+            resume: resume,
+            options: options,
+            progress: nil,
+            destination: destination
+        ) { box.deliver($0) }
         return await withTaskCancellationHandler {
             await box.wait { task.resume() }
         } onCancel: {
@@ -140,21 +176,33 @@ extension SessionManager {
     private func makeDownloadTask(
         request: HTTPRequest,
         resume: ResumeData?,
+        options: DownloadOptions,
         progress: (@Sendable (TransferProgress) -> Void)?,
         destination: DownloadDestination.Choose?,
         deliver: @escaping @Sendable (DownloadResponse) -> Void
     ) -> SessionTask {
-        let temporaryPath = resume?.partialFilePath ?? Self.temporaryDownloadPath()
-        var options = TransferOptions()
-        options.destination = .file(
+        let temporaryPath = resume?.partialFilePath ?? options.partialFilePath ?? Self.temporaryDownloadPath()
+        let record = options.persistsResumeRecord ? ResumeRecord(partialFilePath: temporaryPath) : nil
+        var transferOptions = TransferOptions()
+        transferOptions.destination = .file(
             path: temporaryPath,
             resume: resume.map {
                 ResumeValidator(offset: $0.offset, entityTag: $0.entityTag, lastModified: $0.lastModified)
             }
         )
-        let handlers = TaskProgressHandlers(upload: { _ in }, download: { value in progress?(value) })
-        return makeTask(request: request, options: options, progress: handlers) { [self] task, result in
-            let outcome = DownloadCompletion(temporaryPath: temporaryPath, destination: destination).finish(result)
+        var handlers = TaskProgressHandlers(upload: { _ in }, download: { value in progress?(value) })
+        if let record {
+            let offset = resume?.offset ?? 0
+            handlers.head = { response, url in record.track(response, url: url, resumedFrom: offset) }
+        }
+        let completion = DownloadCompletion(
+            temporaryPath: temporaryPath,
+            resume: resume,
+            record: record,
+            destination: destination
+        )
+        return makeTask(request: request, options: transferOptions, progress: handlers) { [self] task, result in
+            let outcome = completion.finish(result)
             self.finishTask(task, result, error: outcome.error) {
                 deliver(
                     DownloadResponse(
@@ -177,9 +225,12 @@ extension SessionManager {
     }
 }
 
-/// What happens to a download's temporary file once its transfers ended.
-struct DownloadCompletion {
+/// What happens to a download's temporary file, and its resume record, once its transfers ended.
+struct DownloadCompletion: Sendable {
     let temporaryPath: String
+    /// What the task resumed from, if anything.
+    let resume: ResumeData?
+    let record: ResumeRecord?
     let destination: DownloadDestination.Choose?
 
     struct Outcome {
@@ -190,28 +241,42 @@ struct DownloadCompletion {
 
     func finish(_ result: TaskRunner.Result) -> Outcome {
         if let error = result.error {
-            let resumeData = ResumeData.make(
+            let size = Self.size(of: temporaryPath)
+            var resumeData = ResumeData.make(
                 response: result.response,
                 url: result.request.url,
                 path: temporaryPath,
-                offset: Self.size(of: temporaryPath)
+                offset: size
             )
-            if resumeData == nil { unlink(temporaryPath) }
+            if resumeData == nil, result.response == nil, var previous = resume, size > 0 {
+                // No head arrived, so the transport never touched the bytes: the partial file is
+                // still the one the resume data describes (cancelled before it started, or offline).
+                previous.offset = size
+                resumeData = previous
+            }
+            guard let resumeData else {
+                discardPartialFile()
+                return Outcome(error: error)
+            }
+            record?.write(resumeData)
             return Outcome(resumeData: resumeData, error: error)
         }
         // AFNetworking runs the serializer on empty data, so a status failure is still reported.
         if let failure = DataResponseSerializer()
             .serializedResponse(response: result.response, data: nil, request: result.request).error
         {
-            unlink(temporaryPath)
+            discardPartialFile()
             return Outcome(error: .serialization(failure, result: result))
         }
         guard let destination, let response = result.response else {
-            unlink(temporaryPath)
+            discardPartialFile()
             return Outcome()
         }
         let target = destination(temporaryPath, response)
-        if let problem = Self.move(temporaryPath, to: target) {
+        let problem = Self.move(temporaryPath, to: target)
+        // Complete either way: a record left behind would send a later process after bytes past the end.
+        record?.remove()
+        if let problem {
             return Outcome(
                 filePath: nil,
                 error: SessionError(
@@ -224,6 +289,11 @@ struct DownloadCompletion {
             )
         }
         return Outcome(filePath: target.path)
+    }
+
+    private func discardPartialFile() {
+        unlink(temporaryPath)
+        record?.remove()
     }
 
     /// Moves the file, or says why it could not.

@@ -59,6 +59,7 @@ struct TransferReader {
             case .response(let response):
                 outcome.response = response
                 task.record(response: response)
+                progress.head(response, request.url)
                 report(SessionEvent(.responseReceived, task: task.taskIdentifier, request: request, response: response))
                 if let responseDisposition, await responseDisposition(task, response) == .cancel {
                     outcome.responseRejected = true
@@ -129,6 +130,9 @@ struct TransferReader {
 struct TaskProgressHandlers: Sendable {
     let upload: @Sendable (TransferProgress) -> Void
     let download: @Sendable (TransferProgress) -> Void
+    /// Called in the reading task with each final response head and its URL, before any of its
+    /// progress, so that a download's resume record names the bytes before they are reported.
+    var head: @Sendable (HTTPResponse, URL) -> Void = { _, _ in }
 
     static let none = TaskProgressHandlers(upload: { _ in }, download: { _ in })
 }
