@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "CourierSerialization", package: rootIdentity),
                 .product(name: "CourierTransport", package: rootIdentity),
                 .product(name: "CourierCurl", package: rootIdentity),
+                .product(name: "CourierSessionCore", package: rootIdentity),
                 .product(name: "CourierImageCache", package: rootIdentity),
                 .product(name: "CourierImageDecoding", package: rootIdentity),
             ],

@@ -247,14 +247,15 @@ import Testing
         await transport.shutdown()
         var open = try await Self.openConnections(base)
         let giveUp = ContinuousClock.now + .seconds(10)  // nginx sees the closes shortly after they happen
-        while open != baseline && ContinuousClock.now < giveUp {
+        // At most the baseline: connections other suites held at the start may have closed since.
+        while open > baseline && ContinuousClock.now < giveUp {
             try await Task.sleep(for: .milliseconds(20))
             open = try await Self.openConnections(base)
         }
         print(
             "aThousandTasksWithRandomCancellation: nginx connections \(baseline) before, \(pooled) pooled, \(open) after"
         )
-        #expect(open == baseline, "nginx still has \(open - baseline) connections of this test open")
+        #expect(open <= baseline, "nginx still has \(open - baseline) connections of this test open")
     }
 
     /// nginx's open connections (its `stub_status`), read over a connection of its own that is

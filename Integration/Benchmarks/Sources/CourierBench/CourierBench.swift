@@ -9,6 +9,7 @@ struct CourierBench {
         ("query-encode", QueryEncodeGroup.run),
         ("multipart", MultipartGroup.run),
         ("transport", TransportGroup.run),
+        ("session", SessionGroup.run),
         ("images", ImagesGroup.run),
     ]
 

@@ -1,5 +1,7 @@
 import CourierCurl
 import CourierHTTP
+import CourierSerialization
+import CourierSessionCore
 import CourierTransport
 import Foundation
 import Synchronization
@@ -30,6 +32,10 @@ enum TransportClient {
         /// `--lean 1` turns off what the C client does not do (cookie engine, `Accept-Encoding`),
         /// to see what those defaults cost; the benchmark rows run CurlTransport's defaults.
         var lean = false
+        /// `transport` (the default: transfers straight on CurlTransport), `session` (the HTTP
+        /// session manager with the data response serializer) or `session-json` (the same with a
+        /// `Decodable` model): the `ci/bench session` rows.
+        var via = "transport"
     }
 
     /// What one transfer came to.
@@ -79,12 +85,15 @@ enum TransportClient {
             case "--buffer-size": options.bufferSize = Int(value) ?? 0
             case "--consumer": options.consumer = value
             case "--lean": options.lean = value == "1"
+            case "--via": options.via = value
             default:
                 log("unknown option \(key)")
                 return nil
             }
         }
-        guard options.url != nil, options.requests > 0, options.concurrency > 0 else { return nil }
+        guard options.url != nil, options.requests > 0, options.concurrency > 0,
+            ["transport", "session", "session-json"].contains(options.via)
+        else { return nil }
         return options
     }
 
@@ -109,7 +118,7 @@ enum TransportClient {
         guard let options = parse(arguments), let url = options.url else {
             log(
                 "usage: CourierBench child-transport --url U --requests N --concurrency C [--post-bytes B] "
-                    + "[--cafile F] [--http2 0|1] [--max-host-connections M] [--max-connects K] [--buffer-size S]"
+                    + "[--cafile F] [--http2 0|1] [--max-host-connections M] [--max-connects K] [--buffer-size S] [--via transport|session|session-json]"
             )
             exit(2)
         }
@@ -126,12 +135,21 @@ enum TransportClient {
             request = HTTPRequest(url: url)
         }
 
+        // The session's layers are built before the clock starts, as the transport is.
+        let api = HTTPSessionManager(baseURL: nil, session: SessionManager(transport: transport, interceptor: RetryPolicy()))
+        let perform: @Sendable () async -> Outcome =
+            switch options.via {
+            case "session": { await SessionClient.data(url.absoluteString, on: api) }
+            case "session-json": { await SessionClient.decodable(url.absoluteString, on: api) }
+            default: { await Self.perform(request, on: transport) }
+            }
+
         let cpuStart = processCPUMicroseconds()
         let start = ContinuousClock.now
         let total =
             options.consumer == "workers"
-            ? await runWorkers(request, options: options, on: transport)
-            : await runTaskPerRequest(request, options: options, on: transport)
+            ? await runWorkers(options: options, perform)
+            : await runTaskPerRequest(options: options, perform)
         let elapsed = ContinuousClock.now - start
         let cpu = processCPUMicroseconds() - cpuStart
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -141,6 +159,7 @@ enum TransportClient {
                 + " bytes_up=\(total.bytesUp) connects=\(total.connects)"
         )
         fflush(nil)
+        await api.shutdown()
         await transport.shutdown()
         exit(total.ok == options.requests ? 0 : 1)
     }
@@ -148,14 +167,14 @@ enum TransportClient {
     /// C long-lived tasks, each running its share of the requests one after another: the shape of
     /// C connections each doing request after request, and one thread hop fewer per request than a
     /// task per request (no child-task completion to hand back to a parent).
-    static func runWorkers(_ request: HTTPRequest, options: Options, on transport: CurlTransport) async -> Tally {
+    static func runWorkers(options: Options, _ perform: @escaping @Sendable () async -> Outcome) async -> Tally {
         let claimed = RequestCounter()
         return await withTaskGroup(of: Tally.self, returning: Tally.self) { group in
             for _ in 0..<min(options.concurrency, options.requests) {
                 group.addTask {
                     var tally = Tally()
                     while claimed.next.add(1, ordering: .relaxed).oldValue < options.requests {
-                        tally.add(await perform(request, on: transport))
+                        tally.add(await perform())
                     }
                     return tally
                 }
@@ -168,20 +187,19 @@ enum TransportClient {
 
     /// A child task per request in a task group, the next one added as one finishes (the pattern of
     /// `URLSessionClient`).
-    static func runTaskPerRequest(_ request: HTTPRequest, options: Options, on transport: CurlTransport) async -> Tally
-    {
+    static func runTaskPerRequest(options: Options, _ perform: @escaping @Sendable () async -> Outcome) async -> Tally {
         await withTaskGroup(of: Outcome.self, returning: Tally.self) { group in
             var issued = 0
             var total = Tally()
             while issued < min(options.concurrency, options.requests) {
                 issued += 1
-                group.addTask { await perform(request, on: transport) }
+                group.addTask { await perform() }
             }
             while let outcome = await group.next() {
                 total.add(outcome)
                 if issued < options.requests {
                     issued += 1
-                    group.addTask { await perform(request, on: transport) }
+                    group.addTask { await perform() }
                 }
             }
             return total
