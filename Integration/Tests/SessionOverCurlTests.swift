@@ -146,7 +146,8 @@ import Testing
         let base = try #require(CurlTestServers.http)
         let www = try #require(CurlTestServers.wwwDirectory)
         let transport = CurlTestServers.transport()
-        let session = SessionManager(transport: transport)
+        let recorder = SessionHooksOverCurlTests.Recorder()
+        let session = SessionManager(transport: transport, eventMonitors: [recorder])
         let halfway = CompletionSignal()
         let stopped = DeliveredValue<DownloadResponse>()
         let task = session.downloadTask(
@@ -174,8 +175,24 @@ import Testing
         #expect(resumed.error == nil)
         #expect(resumed.response?.status.code == 206)
         #expect(try filesHaveSameContents(target, www + "/big-100m"))
+
+        // And: a move into a folder that does not exist fails the task and says so to the monitors
+        let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID())/missing/a.bin")
+        let unmoved = await session.download(for: HTTPRequest(url: base.adding("/small"))) { _, _ in
+            DownloadDestination(path: nowhere.path)
+        }
+        #expect(unmoved.error?.kind == .fileMoveFailed)
         await session.shutdown()
         await transport.shutdown()
+
+        // The download events: did-resume at the offset, the move and the failed move
+        let resumedEvent = try #require(recorder.all.first { $0.kind == .downloadResumed })
+        #expect(resumedEvent.progress?.completed == resumeData.offset)
+        #expect(resumedEvent.progress?.total == 100 << 20)
+        #expect(recorder.all.filter { $0.kind == .downloadMovedFile }.map(\.filePath) == [target])
+        let failedMove = try #require(recorder.all.first { $0.kind == .downloadFailedToMoveFile })
+        #expect(failedMove.error?.kind == .fileMoveFailed)
+        #expect(failedMove.kind.notificationName == "com.alamofire.networking.session.download.file-manager-error")
     }
 }
 

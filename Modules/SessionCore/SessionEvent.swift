@@ -45,6 +45,15 @@ public struct SessionEvent: Sendable {
         case taskCompleted
         /// The session was invalidated; no task runs after this.
         case sessionInvalidated
+        /// A resumed download's server answered `206`: the download goes on from the partial file
+        /// (URLSession's did-resume-at-offset); ``SessionEvent/progress`` has the offset as
+        /// `completed` and the expected size as `total`.
+        case downloadResumed
+        /// A download's file was moved to its destination; ``SessionEvent/filePath`` says where.
+        case downloadMovedFile
+        /// A download's file could not be moved to its destination; ``SessionEvent/error`` says why
+        /// (the task fails with it too, unlike AFNetworking, which only posts the notification).
+        case downloadFailedToMoveFile
 
         /// AFNetworking's notification name for the kinds it posts, else `nil`.
         public var notificationName: String? {
@@ -53,6 +62,8 @@ public struct SessionEvent: Sendable {
             case .taskSuspended: "com.alamofire.networking.task.suspend"
             case .taskCompleted: "com.alamofire.networking.task.complete"
             case .sessionInvalidated: "com.alamofire.networking.session.invalidate"
+            case .downloadMovedFile: "com.alamofire.networking.session.download.file-manager-succeed"
+            case .downloadFailedToMoveFile: "com.alamofire.networking.session.download.file-manager-error"
             default: nil
             }
         }
@@ -72,6 +83,8 @@ public struct SessionEvent: Sendable {
     public let metrics: TransferMetrics?
     /// The error a task completed with, or the failure a retry answers.
     public let error: SessionError?
+    /// Where a download's file went, for ``Kind/downloadMovedFile`` (AFNetworking's asset path).
+    public let filePath: String?
     /// The trust evaluation, for ``Kind/serverTrustEvaluated``.
     public var trustEvaluation: TrustEvaluationRecord? { metrics?.trustEvaluation }
 
@@ -82,7 +95,8 @@ public struct SessionEvent: Sendable {
         response: HTTPResponse? = nil,
         progress: TransferProgress? = nil,
         metrics: TransferMetrics? = nil,
-        error: SessionError? = nil
+        error: SessionError? = nil,
+        filePath: String? = nil
     ) {
         self.kind = kind
         taskIdentifier = task
@@ -91,6 +105,7 @@ public struct SessionEvent: Sendable {
         self.progress = progress
         self.metrics = metrics
         self.error = error
+        self.filePath = filePath
     }
 }
 

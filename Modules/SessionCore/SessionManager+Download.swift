@@ -191,9 +191,22 @@ extension SessionManager {
             }
         )
         var handlers = TaskProgressHandlers(upload: { _ in }, download: { value in progress?(value) })
-        if let record {
-            let offset = resume?.offset ?? 0
-            handlers.head = { response, url in record.track(response, url: url, resumedFrom: offset) }
+        handlers.head = { [weak self] response, url, taskIdentifier in
+            record?.track(response, url: url, resumedFrom: resume?.offset ?? 0)
+            // URLSession's did-resume-at-offset: only a 206 goes on from the partial file.
+            if let resume, response.status.code == 206 {
+                self?.report(
+                    SessionEvent(
+                        .downloadResumed,
+                        task: taskIdentifier,
+                        response: response,
+                        progress: TransferProgress(
+                            completed: resume.offset,
+                            total: response.expectedContentLength.map { $0 + resume.offset }
+                        )
+                    )
+                )
+            }
         }
         let completion = DownloadCompletion(
             temporaryPath: temporaryPath,
@@ -203,6 +216,25 @@ extension SessionManager {
         )
         return makeTask(request: request, options: transferOptions, progress: handlers) { [self] task, result in
             let outcome = completion.finish(result)
+            if let filePath = outcome.filePath {
+                self.report(
+                    SessionEvent(
+                        .downloadMovedFile,
+                        task: task.taskIdentifier,
+                        response: result.response,
+                        filePath: filePath
+                    )
+                )
+            } else if let error = outcome.error, error.kind == .fileMoveFailed {
+                self.report(
+                    SessionEvent(
+                        .downloadFailedToMoveFile,
+                        task: task.taskIdentifier,
+                        response: result.response,
+                        error: error
+                    )
+                )
+            }
             self.finishTask(task, result, error: outcome.error) {
                 deliver(
                     DownloadResponse(

@@ -59,7 +59,7 @@ struct TransferReader {
             case .response(let response):
                 outcome.response = response
                 task.record(response: response)
-                progress.head(response, request.url)
+                progress.head(response, request.url, task.taskIdentifier)
                 report(SessionEvent(.responseReceived, task: task.taskIdentifier, request: request, response: response))
                 if let responseDisposition, await responseDisposition(task, response) == .cancel {
                     outcome.responseRejected = true
@@ -132,7 +132,7 @@ struct TaskProgressHandlers: Sendable {
     let download: @Sendable (TransferProgress) -> Void
     /// Called in the reading task with each final response head and its URL, before any of its
     /// progress, so that a download's resume record names the bytes before they are reported.
-    var head: @Sendable (HTTPResponse, URL) -> Void = { _, _ in }
+    var head: @Sendable (HTTPResponse, URL, _ taskIdentifier: Int) -> Void = { _, _, _ in }
 
     static let none = TaskProgressHandlers(upload: { _ in }, download: { _ in })
 }
