@@ -10,7 +10,8 @@ extension HTTPSessionManager {
     /// policy: the factory installs it as the transport's trust evaluator (with libcurl,
     /// `OpenSSLTrustHook` as `CurlTransport.Configuration.trustInstaller`). A server the policy
     /// rejects fails the task with ``SessionError/urlErrorCode`` -1202 before any request byte is
-    /// sent. The manager owns the transport it made: ``shutdown()`` ends it.
+    /// sent. The session owns the transport it made: ``shutdown()`` ends it, and a reset
+    /// (`SessionManager.invalidate(cancelingTasks:resetSession:)`) makes a new one with the same policy.
     ///
     /// ```swift
     /// let api = try HTTPSessionManager(baseURL: URL(string: "https://api.example.com/v1"), securityPolicy: policy) {
@@ -27,8 +28,8 @@ extension HTTPSessionManager {
     ///   - interceptor: Adapters and retriers for every task.
     ///   - redirectHandler: What to do with redirects.
     ///   - eventMonitors: Monitors that receive every event.
-    ///   - makeTransport: Builds the transport with the policy as its trust evaluator; called once,
-    ///     after the guard passed.
+    ///   - makeTransport: Builds a transport with the policy as its trust evaluator; called after
+    ///     the guard passed, and again at each reset.
     /// - Throws: ``InsecureSecurityPolicyError`` from the guard, or what `makeTransport` throws.
     public convenience init(
         baseURL: URL?,
@@ -37,17 +38,16 @@ extension HTTPSessionManager {
         interceptor: (any RequestInterceptor)? = nil,
         redirectHandler: any RedirectHandling = Redirector.follow,
         eventMonitors: [any EventMonitor] = [],
-        makeTransport: (SecurityPolicy) throws -> any HTTPTransport
+        makeTransport: @escaping @Sendable (SecurityPolicy) throws -> any HTTPTransport
     ) throws {
         try InsecureSecurityPolicyError.check(securityPolicy, baseURL: baseURL)
-        let transport = try makeTransport(securityPolicy)
-        let session = SessionManager(
-            transport: transport,
+        let session = try SessionManager(
+            makeTransport: { try makeTransport(securityPolicy) },
             configuration: configuration,
             interceptor: interceptor,
             redirectHandler: redirectHandler,
             eventMonitors: eventMonitors
         )
-        self.init(baseURL: baseURL, session: session, ownedTransport: transport)
+        self.init(baseURL: baseURL, session: session)
     }
 }

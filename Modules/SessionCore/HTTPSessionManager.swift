@@ -33,8 +33,6 @@ public final class HTTPSessionManager: Sendable {
     }
 
     private let serializers: Mutex<Serializers>
-    /// The transport this manager made for itself (through a factory), which ``shutdown()`` ends.
-    private let ownedTransport: (any HTTPTransport)?
 
     /// Creates a manager.
     ///
@@ -45,26 +43,20 @@ public final class HTTPSessionManager: Sendable {
     /// - Parameters:
     ///   - baseURL: The base URL; one with a non-empty path that does not end in `/` gets one.
     ///   - session: The session to run on.
-    public convenience init(baseURL: URL?, session: SessionManager) {
-        self.init(baseURL: baseURL, session: session, ownedTransport: nil)
-    }
-
-    init(baseURL: URL?, session: SessionManager, ownedTransport: (any HTTPTransport)?) {
+    public init(baseURL: URL?, session: SessionManager) {
         self.baseURL = baseURL.map(Self.normalised)
         self.session = session
-        self.ownedTransport = ownedTransport
         serializers = Mutex(Serializers(request: HTTPRequestSerializer(), response: JSONResponseSerializer()))
     }
 
-    /// Ends the session's tasks (``SessionManager/shutdown()``) and then shuts down the transport
-    /// when this manager made it through a transport factory; safe to call more than once.
+    /// Ends the session's tasks and, when the session made its transport through a factory, the
+    /// transport too (``SessionManager/shutdown()``); safe to call more than once.
     ///
     /// ```swift
     /// await api.shutdown()
     /// ```
     public func shutdown() async {
         await session.shutdown()
-        await ownedTransport?.shutdown()
     }
 
     /// The request serializer: form parameters by default (AFNetworking's `AFHTTPRequestSerializer`).

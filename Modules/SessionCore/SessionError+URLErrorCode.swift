@@ -34,7 +34,7 @@ extension SessionError {
         case .redirect(.disallowedScheme): return -1000
         case .redirect(.bodyNotReplayable): return -1021
         case .serialization: return serialization?.urlErrorCode ?? -1
-        case .adaptationFailed, .retryFailed: return -1
+        case .adaptationFailed, .retryFailed, .resetUnavailable: return -1
         case .fileMoveFailed: return -3000
         case .transport(let category): return Self.urlErrorCode(category)
         }

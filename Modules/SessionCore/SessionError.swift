@@ -40,6 +40,8 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// A finished download could not be moved to its destination (AFNetworking only posts a
         /// notification then; Courier fails the task so the caller knows the file is not there).
         case fileMoveFailed
+        /// A reset was asked of a session that cannot make a new transport, or making it failed.
+        case resetUnavailable
     }
 
     /// Why a redirect was not followed.

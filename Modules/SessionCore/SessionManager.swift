@@ -18,12 +18,12 @@ internal import Synchronization
 /// print(response.response?.status ?? "-", response.data?.count ?? 0)
 /// ```
 ///
-/// The session does not own its transport: ``shutdown()`` ends the session's tasks, and the
-/// transport is shut down by whoever made it. A session dropped without ``shutdown()`` lets its
+/// A session given a transport does not own it: ``shutdown()`` ends the session's tasks, and the
+/// transport is shut down by whoever made it (a session made with a transport factory owns it). A session dropped without ``shutdown()`` lets its
 /// running tasks finish, then releases everything.
 public final class SessionManager: Sendable {
-    /// The transport every task's transfers go through.
-    public let transport: any HTTPTransport
+    /// The transport every task's transfers go through (a new one after a reset).
+    public var transport: any HTTPTransport { state.withLock { $0.transport } }
     /// The session's settings.
     public let configuration: SessionConfiguration
     /// The adapters and retriers applied to every task, when any.
@@ -37,7 +37,11 @@ public final class SessionManager: Sendable {
     private let eventMonitors: [any EventMonitor]
     private let eventQueue: DispatchQueue
 
+    /// Makes the transport, for a session that owns it and can be reset; `nil` otherwise.
+    private let makeTransport: (@Sendable () throws -> any HTTPTransport)?
+
     private struct State {
+        var transport: any HTTPTransport
         var nextIdentifier = 0
         var tasks: [Int: SessionTask] = [:]
         var invalidated = false
@@ -46,7 +50,7 @@ public final class SessionManager: Sendable {
         var streams: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// Creates a session.
     ///
@@ -59,14 +63,64 @@ public final class SessionManager: Sendable {
     ///   - interceptor: Adapters and retriers for every task; `nil` for none (no retries).
     ///   - redirectHandler: What to do with redirects; follows them by default.
     ///   - eventMonitors: Monitors that receive every event, in order.
-    public init(
+    public convenience init(
         transport: any HTTPTransport,
         configuration: SessionConfiguration = SessionConfiguration(),
         interceptor: (any RequestInterceptor)? = nil,
         redirectHandler: any RedirectHandling = Redirector.follow,
         eventMonitors: [any EventMonitor] = []
     ) {
-        self.transport = transport
+        self.init(
+            transport: transport,
+            makeTransport: nil,
+            configuration: configuration,
+            interceptor: interceptor,
+            redirectHandler: redirectHandler,
+            eventMonitors: eventMonitors
+        )
+    }
+
+    /// Creates a session that makes, owns and can replace its transport: ``shutdown()`` shuts the
+    /// transport down, and ``invalidate(cancelingTasks:resetSession:)`` can start over with a new
+    /// one (AFNetworking's reset).
+    ///
+    /// ```swift
+    /// let session = try SessionManager(makeTransport: { CurlTransport() }, interceptor: RetryPolicy())
+    /// ```
+    /// - Parameters:
+    ///   - makeTransport: Makes a transport; called now and at each reset.
+    ///   - configuration: Queues, redirect limits and the whole-call deadline.
+    ///   - interceptor: Adapters and retriers for every task.
+    ///   - redirectHandler: What to do with redirects.
+    ///   - eventMonitors: Monitors that receive every event.
+    /// - Throws: What `makeTransport` throws.
+    public convenience init(
+        makeTransport: @escaping @Sendable () throws -> any HTTPTransport,
+        configuration: SessionConfiguration = SessionConfiguration(),
+        interceptor: (any RequestInterceptor)? = nil,
+        redirectHandler: any RedirectHandling = Redirector.follow,
+        eventMonitors: [any EventMonitor] = []
+    ) throws {
+        self.init(
+            transport: try makeTransport(),
+            makeTransport: makeTransport,
+            configuration: configuration,
+            interceptor: interceptor,
+            redirectHandler: redirectHandler,
+            eventMonitors: eventMonitors
+        )
+    }
+
+    private init(
+        transport: any HTTPTransport,
+        makeTransport: (@Sendable () throws -> any HTTPTransport)?,
+        configuration: SessionConfiguration,
+        interceptor: (any RequestInterceptor)?,
+        redirectHandler: any RedirectHandling,
+        eventMonitors: [any EventMonitor]
+    ) {
+        state = Mutex(State(transport: transport))
+        self.makeTransport = makeTransport
         self.configuration = configuration
         self.interceptor = interceptor
         self.redirectHandler = redirectHandler
@@ -281,8 +335,52 @@ public final class SessionManager: Sendable {
         }
     }
 
+    /// Invalidates the session as ``invalidate(cancelingTasks:)`` does and, when `resetSession`,
+    /// starts over with a new transport from the session's factory, so that the same session takes
+    /// tasks again (AFNetworking's `invalidateSessionCancelingTasks:resetSession:`). The old
+    /// transport is shut down once its tasks have completed.
+    ///
+    /// ```swift
+    /// try await session.invalidate(cancelingTasks: true, resetSession: true)
+    /// let response = try await session.data(for: request)  // runs on the new transport
+    /// ```
+    /// - Parameters:
+    ///   - cancelingTasks: Whether to cancel the tasks in flight.
+    ///   - resetSession: Whether to start over with a new transport.
+    /// - Throws: ``SessionError`` of kind ``SessionError/Kind/resetUnavailable`` when the session
+    ///   was given a transport rather than a way to make one (it stays invalidated), or the
+    ///   transport factory's failure.
+    public func invalidate(cancelingTasks: Bool, resetSession: Bool) async throws(SessionError) {
+        await invalidate(cancelingTasks: cancelingTasks)
+        guard resetSession else { return }
+        guard let makeTransport else {
+            throw SessionError(
+                kind: .resetUnavailable,
+                message: "the session was given a transport, not a way to make one, so it cannot be reset",
+                failingURL: nil
+            )
+        }
+        await transport.shutdown()
+        let fresh: any HTTPTransport
+        do {
+            fresh = try makeTransport()
+        } catch {
+            throw SessionError(
+                kind: .resetUnavailable,
+                message: "the transport factory failed: \(error)",
+                failingURL: nil,
+                underlying: error
+            )
+        }
+        state.withLock { state in
+            state.transport = fresh
+            state.invalidated = false
+        }
+    }
+
     /// Cancels every task and invalidates the session; returns when they have completed. Safe to
-    /// call more than once. The transport is not shut down: its owner does that.
+    /// call more than once. A transport the session was given is not shut down (its owner does
+    /// that); one the session made is.
     ///
     /// ```swift
     /// await session.shutdown()
@@ -290,6 +388,7 @@ public final class SessionManager: Sendable {
     /// ```
     public func shutdown() async {
         await invalidate(cancelingTasks: true)
+        if makeTransport != nil { await transport.shutdown() }
     }
 
     // MARK: Tasks
