@@ -38,8 +38,8 @@ let examples: [Target] = [
     .executableTarget(
         name: "CustomStack",
         dependencies: [
-            courier("CourierCurl"), courier("CourierSecurity"), courier("CourierSecurityOpenSSL"),
-            courier("CourierSerialization"),
+            courier("CourierCurl"), courier("CourierHTTP"), courier("CourierSecurity"),
+            courier("CourierSecurityOpenSSL"), courier("CourierSerialization"), courier("CourierSessionCore"),
         ],
         path: "Examples/CustomStack"
     ),
