@@ -8,7 +8,7 @@ internal import Synchronization
 /// The composition root: a ready `HTTPSessionManager` on the libcurl transport, with AFNetworking's
 /// defaults, in one line.
 ///
-/// The root builds every layer from a ``Configuration``: a ``CurlTransport`` trusting the system CA
+/// The root builds every layer from a ``Configuration``: a `CurlTransport` trusting the system CA
 /// store, an optional `SecurityPolicy` evaluated inside the TLS handshake, the default
 /// `RetryPolicy` for idempotent requests, redirects followed, and AFNetworking's validation
 /// (statuses 200–299, JSON content types). Any layer can be replaced: the transport, trust,

@@ -7,7 +7,7 @@ public import CourierTransport
 extension CourierClient {
     /// Every layer the root puts together, each with AFNetworking's default and each replaceable.
     ///
-    /// The defaults: a ``CurlTransport`` with the system CA store and proxies from the environment;
+    /// The defaults: a `CurlTransport` with the system CA store and proxies from the environment;
     /// no security policy (libcurl verifies the chain against the CA store and the host name);
     /// form-encoded requests and JSON responses validated as AFNetworking does (statuses 200–299,
     /// JSON content types); the default `RetryPolicy` for idempotent requests; redirects followed
@@ -38,8 +38,8 @@ extension CourierClient {
         /// is sent; `nil` (the default) leaves trust to the CA store.
         ///
         /// The default transport runs it behind `OpenSSLTrustHook`, in place of any
-        /// `curl.trustInstaller`. A policy that pins (``PinningMode/publicKey`` or
-        /// ``PinningMode/certificate``) needs an `https` base URL: the root refuses it otherwise
+        /// `curl.trustInstaller`. A policy that pins (`PinningMode.publicKey` or
+        /// `PinningMode.certificate`) needs an `https` base URL: the root refuses it otherwise
         /// with ``CourierClient/InsecurePolicyError``. For a policy per host, set
         /// `curl.trustInstaller` to an `OpenSSLTrustHook` around a `ServerTrustManager` instead.
         ///
@@ -56,7 +56,7 @@ extension CourierClient {
         /// ```
         public var securityPolicy: SecurityPolicy?
 
-        /// Replaces the transport; `nil` (the default) makes a ``CurlTransport`` from ``curl`` and
+        /// Replaces the transport; `nil` (the default) makes a `CurlTransport` from ``curl`` and
         /// ``securityPolicy``. The root owns what the factory returns and shuts it down.
         ///
         /// ```swift

@@ -2,12 +2,12 @@ public import CourierSecurity
 public import FoundationEssentials
 
 extension CourierClient {
-    /// A pinning ``SecurityPolicy`` given with a base URL that is not `https`: AFNetworking's
+    /// A pinning `SecurityPolicy` given with a base URL that is not `https`: AFNetworking's
     /// "Invalid Security Policy" exception, as a typed error with AFNetworking's reason text.
     ///
     /// Pinning over plain HTTP protects nothing, so AFNetworking refuses it where the policy and the
     /// base URL meet (`-[AFHTTPSessionManager setSecurityPolicy:]`), and so does the root. As in
-    /// AFNetworking, a missing base URL counts as not `https`; ``PinningMode/none`` is accepted on
+    /// AFNetworking, a missing base URL counts as not `https`; `PinningMode.none` is accepted on
     /// any base URL.
     ///
     /// ```swift
@@ -18,7 +18,7 @@ extension CourierClient {
     /// }
     /// ```
     public struct InsecurePolicyError: Error, Sendable, Hashable, CustomStringConvertible {
-        /// The policy's pinning mode: ``PinningMode/publicKey`` or ``PinningMode/certificate``.
+        /// The policy's pinning mode: `PinningMode.publicKey` or `PinningMode.certificate`.
         public let pinningMode: PinningMode
         /// The base URL the policy was refused for; `nil` when there was none.
         public let baseURL: URL?
