@@ -34,6 +34,10 @@ public final class CourierClient: Sendable {
     /// The transport the root made and owns.
     public let transport: any HTTPTransport
 
+    // No deinit: a dropped root needs none. A running task keeps its session, and the session the
+    // transport; when the last task ends, the transport is released and its loop thread stops once
+    // its transfers have (CurlTransport's contract). Nothing waits, so no thread is blocked.
+
     private enum Lifecycle {
         case running
         case stopping([CheckedContinuation<Void, Never>])
