@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "CourierDiskCache", targets: ["CourierDiskCache"]),
         .library(name: "CourierImageCache", targets: ["CourierImageCache"]),
         .library(name: "CourierImageDecoding", targets: ["CourierImageDecoding"]),
+        .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -92,6 +93,16 @@ let package = Package(
             ["CourierHTTP", "CourierSerialization", "CourierImageCache", "CCourierImageCodecs"]
         ),
 
+        // MARK: The composition root: the one library module that names the backends.
+        module(
+            "Courier",
+            folder: "Courier",
+            [
+                "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierSessionCore", "CourierSecurity",
+                "CourierSecurityOpenSSL", "CourierCurl",
+            ]
+        ),
+
         // MARK: Executables
         .executableTarget(
             name: "CourierCLI",
@@ -138,6 +149,8 @@ let package = Package(
             dependencies: ["CourierReachability", "CourierTesting", "CourierTestSupport"]
         ),
 
+        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTesting", "CourierTestSupport"]),
+
         .testTarget(name: "CourierDiskCacheTests", dependencies: ["CourierDiskCache", "CourierTestSupport"]),
         .testTarget(
             name: "CourierImageCacheTests",
@@ -176,7 +189,7 @@ let package = Package(
             name: "CourierIntegrationTests",
             dependencies: [
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
-                "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierTestSupport",
+                "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierTestSupport", "Courier",
             ],
             path: "Integration/Tests"
         ),

@@ -22,6 +22,7 @@ let probedProducts = [
     "CourierSecurity", "CourierSecurityOpenSSL", "CourierCurl", "CourierDiagnostics", "CourierSessionCore",
     "CourierReachability",
     "CourierDiskCache", "CourierImageCache", "CourierImageDecoding",
+    "Courier",
 ]
 
 func courier(_ product: String) -> Target.Dependency {
@@ -34,6 +35,11 @@ let probes: [Target] = probedProducts.map { product in
 
 // The README's examples, one target per way of using Courier.
 let examples: [Target] = [
+    .executableTarget(
+        name: "BatteriesIncluded",
+        dependencies: [courier("Courier")],
+        path: "Examples/BatteriesIncluded"
+    ),
     .executableTarget(name: "OneModule", dependencies: [courier("CourierSerialization")], path: "Examples/OneModule"),
     .executableTarget(
         name: "CustomStack",
