@@ -57,12 +57,12 @@ public final class CourierClient: Sendable {
     /// - Parameters:
     ///   - baseURL: The URL every call's URL string is resolved against; `nil` for absolute URLs.
     ///   - configure: Changes the defaults; called once, before anything is made.
-    /// - Throws: ``InsecurePolicyError`` when a pinning security policy meets a base URL that is not
+    /// - Throws: `InsecureSecurityPolicyError` when a pinning security policy meets a base URL that is not
     ///   `https`.
     public convenience init(
         baseURL: URL? = nil,
         configure: (inout Configuration) -> Void = { _ in }
-    ) throws(InsecurePolicyError) {
+    ) throws(InsecureSecurityPolicyError) {
         var configuration = Configuration()
         configure(&configuration)
         try self.init(baseURL: baseURL, configuration: configuration)
@@ -78,10 +78,12 @@ public final class CourierClient: Sendable {
     /// - Parameters:
     ///   - baseURL: The URL every call's URL string is resolved against; `nil` for absolute URLs.
     ///   - configuration: Every layer.
-    /// - Throws: ``InsecurePolicyError`` when a pinning security policy meets a base URL that is not
+    /// - Throws: `InsecureSecurityPolicyError` when a pinning security policy meets a base URL that is not
     ///   `https`; no transport is made then.
-    public init(baseURL: URL?, configuration: Configuration) throws(InsecurePolicyError) {
-        try refuseInsecurePinning(configuration.securityPolicy, baseURL: baseURL)
+    public init(baseURL: URL?, configuration: Configuration) throws(InsecureSecurityPolicyError) {
+        if let policy = configuration.securityPolicy {
+            try InsecureSecurityPolicyError.check(policy, baseURL: baseURL)
+        }
         let makeTransport =
             configuration.makeTransport ?? { [curl = configuration.curl] policy in
                 Self.curlTransport(curl, policy: policy)

@@ -40,7 +40,7 @@ extension CourierClient {
         /// The default transport runs it behind `OpenSSLTrustHook`, in place of any
         /// `curl.trustInstaller`. A policy that pins (`PinningMode.publicKey` or
         /// `PinningMode.certificate`) needs an `https` base URL: the root refuses it otherwise
-        /// with ``CourierClient/InsecurePolicyError``. For a policy per host, set
+        /// with `InsecureSecurityPolicyError`. For a policy per host, set
         /// `curl.trustInstaller` to an `OpenSSLTrustHook` around a `ServerTrustManager` instead.
         ///
         /// ```swift

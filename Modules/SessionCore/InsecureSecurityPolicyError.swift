@@ -52,8 +52,8 @@ public struct InsecureSecurityPolicyError: Error, Hashable, Sendable, CustomStri
     /// The exception name and the reason.
     public var description: String { "\(Self.name): \(reason)" }
 
-    /// Throws when `policy` pins and `baseURL` is not `https` (the scheme compared exactly, as
-    /// AFNetworking does).
+    /// Throws when `policy` pins and `baseURL` is not `https`. Unlike AFNetworking, which compares
+    /// the scheme exactly, `HTTPS` passes too: schemes are case-insensitive (RFC 3986 §3.1).
     ///
     /// ```swift
     /// try InsecureSecurityPolicyError.check(policy, baseURL: URL(string: "https://api.test"))  // passes
@@ -63,7 +63,7 @@ public struct InsecureSecurityPolicyError: Error, Hashable, Sendable, CustomStri
     ///   - baseURL: The manager's base URL.
     /// - Throws: ``InsecureSecurityPolicyError`` when the policy pins over anything but `https`.
     public static func check(_ policy: SecurityPolicy, baseURL: URL?) throws(InsecureSecurityPolicyError) {
-        guard policy.pinningMode != .none, baseURL?.scheme != "https" else { return }
+        guard policy.pinningMode != .none, baseURL?.scheme?.lowercased() != "https" else { return }
         throw InsecureSecurityPolicyError(pinningMode: policy.pinningMode, baseURL: baseURL)
     }
 }

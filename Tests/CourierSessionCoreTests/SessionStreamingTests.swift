@@ -193,7 +193,7 @@ import Testing
 
     @Test func aPinningPolicyNeedsAnHTTPSBaseURLWithAFNetworkingsReason() throws {
         for mode in [PinningMode.certificate, .publicKey] {
-            for base in [URL(string: "http://api.test"), URL(string: "HTTPS://api.test"), nil] {
+            for base in [URL(string: "http://api.test"), URL(string: "ftp://api.test"), nil] {
                 let made = Mutex(false)
                 #expect(throws: InsecureSecurityPolicyError.self) {
                     _ = try HTTPSessionManager(baseURL: base, securityPolicy: policy(mode)) { _ in

@@ -22,7 +22,7 @@ import Testing
         _ baseURL: String?,
         _ mode: PinningMode,
         made: Counter
-    ) throws(CourierClient.InsecurePolicyError) -> CourierClient {
+    ) throws(InsecureSecurityPolicyError) -> CourierClient {
         try CourierClient(baseURL: baseURL.flatMap(URL.init(string:))) { configuration in
             configuration.securityPolicy = policy(mode)
             configuration.makeTransport = { _ in
@@ -41,10 +41,10 @@ import Testing
         #expect {
             _ = try Self.client("http://api.example.com/v1", mode, made: made)
         } throws: { error in
-            guard let refusal = error as? CourierClient.InsecurePolicyError else { return false }
+            guard let refusal = error as? InsecureSecurityPolicyError else { return false }
             return refusal.reason
                 == "A security policy configured with `\(name)` can only be applied on a manager with a secure base URL (i.e. https)"
-                && refusal.description == refusal.reason && refusal.pinningMode == mode
+                && refusal.description == "Invalid Security Policy: \(refusal.reason)" && refusal.pinningMode == mode
                 && refusal.baseURL?.absoluteString == "http://api.example.com/v1"
         }
         #expect(made.value == 0)
@@ -55,7 +55,7 @@ import Testing
         #expect {
             _ = try Self.client(nil, .certificate, made: made)
         } throws: { error in
-            let refusal = error as? CourierClient.InsecurePolicyError
+            let refusal = error as? InsecureSecurityPolicyError
             return refusal?.pinningMode == .certificate && refusal?.baseURL == nil
         }
         #expect(made.value == 0)
