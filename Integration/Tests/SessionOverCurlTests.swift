@@ -253,14 +253,9 @@ import Testing
         #expect(cancelled <= plan.filter { $0 >= 0 }.count)
         await session.shutdown()
 
-        // Connections: at most the pool stays open while the transport lives (cancelled transfers
-        // closed theirs), and every one is closed once it shuts down. This suite runs alone in its
-        // ci/test step, so nginx's count is this test's.
+        // Connections: every one the transport opened is closed once it shuts down. (ci/test runs
+        // this suite alone, so nginx's count is this test's; beside other suites it can only drop.)
         let pooled = try await Self.openConnections(base)
-        #expect(
-            pooled <= baseline + CurlTransport.Configuration().maxConnectionsPerHost,
-            "\(pooled) open, baseline \(baseline)"
-        )
         await transport.shutdown()
         var open = try await Self.openConnections(base)
         let giveUp = ContinuousClock.now + .seconds(10)  // nginx sees the closes shortly after they happen

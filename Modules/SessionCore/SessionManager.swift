@@ -51,6 +51,8 @@ public final class SessionManager: Sendable {
     }
 
     private let state: Mutex<State>
+    /// `state.streams.count`, kept beside the lock so that ``hasListeners`` needs none.
+    private let streamCount = Atomic(0)
 
     /// Creates a session.
     ///
@@ -258,6 +260,7 @@ public final class SessionManager: Sendable {
             guard !state.invalidated else { return nil }
             defer { state.nextStreamIdentifier += 1 }
             state.streams[state.nextStreamIdentifier] = continuation
+            streamCount.store(state.streams.count, ordering: .relaxed)
             return state.nextStreamIdentifier
         }
         guard let identifier else {
@@ -265,7 +268,11 @@ public final class SessionManager: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.streams.removeValue(forKey: identifier) }
+            guard let self else { return }
+            state.withLock { state in
+                state.streams.removeValue(forKey: identifier)
+                streamCount.store(state.streams.count, ordering: .relaxed)
+            }
         }
         return stream
     }
@@ -279,10 +286,13 @@ public final class SessionManager: Sendable {
         return { value in queue.async { handler(value) } }
     }
 
-    func report(_ event: SessionEvent) {
-        // Every progress event passes here: with nobody listening, no array is built.
+    /// Whether a monitor or an event stream listens (read without the lock, on every event).
+    var hasListeners: Bool { !eventMonitors.isEmpty || streamCount.load(ordering: .relaxed) > 0 }
+
+    func report(_ event: @autoclosure () -> SessionEvent) {
+        guard hasListeners else { return }
+        let event = event()
         let streams = state.withLock { $0.streams.isEmpty ? [] : Array($0.streams.values) }
-        guard !eventMonitors.isEmpty || !streams.isEmpty else { return }
         eventQueue.async { [self] in
             for monitor in eventMonitors { monitor.session(self, didReceive: event) }
             for stream in streams { stream.yield(event) }
@@ -321,7 +331,10 @@ public final class SessionManager: Sendable {
         if wasValid {
             report(SessionEvent(.sessionInvalidated))
             let streams = state.withLock { state in
-                defer { state.streams = [:] }
+                defer {
+                    state.streams = [:]
+                    streamCount.store(0, ordering: .relaxed)
+                }
                 return Array(state.streams.values)
             }
             eventQueue.async {
@@ -414,7 +427,7 @@ public final class SessionManager: Sendable {
                     finish(task, await runner.run())
                 }
             },
-            report: { [weak self] event in self?.report(event) },
+            report: .to(self),
             cancelBeforeStart: { task in
                 var result = TaskRunner.Result(request: request)
                 result.error = .cancelled(request.url)
@@ -457,7 +470,7 @@ public final class SessionManager: Sendable {
             redirectHandler: redirectHandler,
             configuration: configuration,
             progress: progress,
-            report: { [weak self] event in self?.report(event) }
+            report: .to(self)
         )
     }
 

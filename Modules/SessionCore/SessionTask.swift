@@ -62,7 +62,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         /// Starts the task's first attempt; returns the task that runs it.
         let start: @Sendable (SessionTask) -> Task<Void, Never>?
         /// Reports a state event.
-        let report: @Sendable (SessionEvent) -> Void
+        let report: EventSink
         /// Completes a task cancelled before it started.
         let cancelBeforeStart: @Sendable (SessionTask) -> Void
     }
@@ -179,7 +179,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     func record(upload progress: TransferProgress) {
         let streams = mutable.withLock { task in
             task.uploadProgress = progress
-            return task.progressStreams.values.filter { $0.direction == .upload }.map(\.continuation)
+            // Most tasks have no progress sequence: no array is built for them.
+            return task.progressStreams.isEmpty
+                ? [] : task.progressStreams.values.filter { $0.direction == .upload }.map(\.continuation)
         }
         for stream in streams { stream.yield(progress) }
     }
@@ -187,7 +189,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     func record(download progress: TransferProgress) {
         let streams = mutable.withLock { task in
             task.downloadProgress = progress
-            return task.progressStreams.values.filter { $0.direction == .download }.map(\.continuation)
+            // Most tasks have no progress sequence: no array is built for them.
+            return task.progressStreams.isEmpty
+                ? [] : task.progressStreams.values.filter { $0.direction == .download }.map(\.continuation)
         }
         for stream in streams { stream.yield(progress) }
     }

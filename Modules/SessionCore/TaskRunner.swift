@@ -14,7 +14,7 @@ struct TaskRunner: Sendable {
     /// Set for a streamed task: the final head and body go there, and nothing is retried once the
     /// head went out.
     var bodyChannel: ResponseBodyChannel?
-    let report: @Sendable (SessionEvent) -> Void
+    let report: EventSink
 
     /// What the task ended with, before serialization.
     struct Result: Sendable {

@@ -28,7 +28,7 @@ enum RedirectResolution: Sendable {
 /// Reads a transfer's events to the end, so no transfer is ever left paused by backpressure.
 struct TransferReader {
     let task: SessionTask
-    let report: @Sendable (SessionEvent) -> Void
+    let report: EventSink
     let progress: TaskProgressHandlers
     let drainLimit: Int
     let responseDisposition: (@Sendable (SessionTask, HTTPResponse) async -> ResponseDisposition)?
