@@ -44,9 +44,7 @@ struct EscapingByteBuffer: ~Copyable {
 
     @inline(__always)
     static func isUnescaped(_ byte: UInt8) -> Bool {
-        if byte < 64 { return (unescapedLow >> UInt64(byte)) & 1 != 0 }
-        if byte < 128 { return (unescapedHigh >> UInt64(byte &- 64)) & 1 != 0 }
-        return false
+        ASCIIMask.unescaped.contains(byte)
     }
 
     @inline(__always)
@@ -100,11 +98,15 @@ struct EscapingByteBuffer: ~Copyable {
     }
 
     /// Appends `bytes` escaped as ``PercentEscaping`` escapes them.
-    mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, spaceAsPlus: Bool = false) {
+    mutating func appendEscaped(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        spaceAsPlus: Bool = false,
+        unescaped: ASCIIMask = .unescaped
+    ) {
         reserve(bytes.count * 3)
         var out = base + count
         for byte in bytes {
-            if Self.isUnescaped(byte) {
+            if unescaped.contains(byte) {
                 out.pointee = byte
                 out += 1
             } else if spaceAsPlus && byte == 0x20 {
@@ -121,12 +123,14 @@ struct EscapingByteBuffer: ~Copyable {
     }
 
     /// Appends the escaped UTF-8 of `string`.
-    mutating func appendEscaped(_ string: String, spaceAsPlus: Bool = false) {
+    mutating func appendEscaped(_ string: String, spaceAsPlus: Bool = false, unescaped: ASCIIMask = .unescaped) {
         // Borrow native UTF-8 without copying the string; bridged strings take the copying path.
-        let done: Void? = string.utf8.withContiguousStorageIfAvailable { appendEscaped($0, spaceAsPlus: spaceAsPlus) }
+        let done: Void? = string.utf8.withContiguousStorageIfAvailable {
+            appendEscaped($0, spaceAsPlus: spaceAsPlus, unescaped: unescaped)
+        }
         if done == nil {
             var copy = string
-            copy.withUTF8 { appendEscaped($0, spaceAsPlus: spaceAsPlus) }
+            copy.withUTF8 { appendEscaped($0, spaceAsPlus: spaceAsPlus, unescaped: unescaped) }
         }
     }
 
@@ -166,5 +170,30 @@ struct EscapingByteBuffer: ~Copyable {
                 return bytes.count
             }
         }
+    }
+}
+
+/// A set of ASCII bytes as two 64-bit masks; bytes of 128 and above are never members, so UTF-8
+/// outside ASCII is always escaped.
+struct ASCIIMask: Sendable, Hashable {
+    var low: UInt64
+    var high: UInt64
+
+    /// ``PercentEscaping``'s unescaped set.
+    static let unescaped = ASCIIMask(low: EscapingByteBuffer.unescapedLow, high: EscapingByteBuffer.unescapedHigh)
+
+    @inline(__always)
+    func contains(_ byte: UInt8) -> Bool {
+        if byte < 64 { return (low >> UInt64(byte)) & 1 != 0 }
+        if byte < 128 { return (high >> UInt64(byte &- 64)) & 1 != 0 }
+        return false
+    }
+
+    mutating func insert(_ byte: UInt8) {
+        if byte < 64 { low |= 1 << UInt64(byte) } else if byte < 128 { high |= 1 << UInt64(byte &- 64) }
+    }
+
+    mutating func remove(_ byte: UInt8) {
+        if byte < 64 { low &= ~(1 << UInt64(byte)) } else if byte < 128 { high &= ~(1 << UInt64(byte &- 64)) }
     }
 }

@@ -32,6 +32,9 @@ public import FoundationEssentials
 /// went to a file (the serializer then sees empty data), succeeds with no value. The status check
 /// still applies to such a response.
 ///
+/// With ``contentTypeMatching`` set to ``ContentTypeMatching/mediaRanges``, types match as Alamofire's
+/// `validate(contentType:)` matches them instead (see there); the errors are the same.
+///
 /// The difference: AFNetworking reports nothing at all when the response has no URL. Courier
 /// reports the error anyway, with the request's URL or none, because an invalid response with no
 /// error cannot be told apart from a valid one by the caller.
@@ -51,21 +54,54 @@ public struct ResponseValidator: Sendable, Hashable {
     public var acceptableStatusCodes: Set<Int>?
     /// The MIME types that are acceptable, such as `application/json`; `nil` accepts every type.
     public var acceptableContentTypes: Set<String>?
+    /// How the response's MIME type is compared with ``acceptableContentTypes``.
+    public var contentTypeMatching: ContentTypeMatching
+
+    /// How a response's MIME type is compared with the acceptable content types.
+    ///
+    /// ```swift
+    /// var serializer = JSONResponseSerializer()
+    /// serializer.validator.contentTypeMatching = .mediaRanges
+    /// serializer.acceptableContentTypes = ["application/*", "text/json; charset=utf-8"]
+    /// ```
+    public enum ContentTypeMatching: Sendable, Hashable {
+        /// AFNetworking's rule (the default): the MIME type must be one of the set's entries, compared
+        /// whole and case-insensitively; an entry with parameters matches nothing.
+        case exact
+        /// Alamofire 5's `validate(contentType:)`: each entry is a media range, so `*/*` matches any
+        /// type, `text/*` any text type and `*/json` any `json` subtype; parameters after `;` are
+        /// ignored on both sides (`application/json; charset=utf-8` matches `application/json`). A
+        /// response with a body but no MIME type (or one without a `/`) passes only when an entry is
+        /// `*/*`. The error names the entries, sorted, in Alamofire's words in its
+        /// ``SerializationError/failureReason``.
+        ///
+        /// Two deliberate differences: type and subtype compare case-insensitively (RFC 9110 §8.3.1),
+        /// where Alamofire compares them as given, and whitespace before a `;` is ignored (RFC 9110's
+        /// optional whitespace), where Alamofire keeps it in the subtype.
+        case mediaRanges
+    }
 
     /// Creates a validator.
     ///
     /// ```swift
     /// let anyStatus = ResponseValidator(acceptableStatusCodes: nil, acceptableContentTypes: ["text/csv"])
     /// ```
+    /// ```swift
+    /// let ranges = ResponseValidator(acceptableContentTypes: ["text/*"], contentTypeMatching: .mediaRanges)
+    /// ```
     /// - Parameters:
     ///   - acceptableStatusCodes: The acceptable codes, 200...299 by default; `nil` for any.
     ///   - acceptableContentTypes: The acceptable MIME types; `nil` (the default) for any.
+    ///   - contentTypeMatching: How types are compared, AFNetworking's ``ContentTypeMatching/exact`` by
+    ///     default.
     public init(
         acceptableStatusCodes: Set<Int>? = ResponseValidator.defaultAcceptableStatusCodes,
-        acceptableContentTypes: Set<String>? = nil
+        acceptableContentTypes: Set<String>? = nil,
+        contentTypeMatching: ContentTypeMatching = .exact
     ) {
         self.acceptableStatusCodes = acceptableStatusCodes
         self.acceptableContentTypes = acceptableContentTypes
+        self.contentTypeMatching = contentTypeMatching
     }
 
     /// Validates a response; returns `nil` when it is acceptable and the error otherwise.
@@ -84,12 +120,13 @@ public struct ResponseValidator: Sendable, Hashable {
 
         var contentTypeError: SerializationError?
         // With no body there is nothing to misread, so a mismatch is no error (AFNetworking b.7).
-        if let acceptableContentTypes, hasBody, !Self.accepts(response.mimeType, among: acceptableContentTypes) {
+        if let acceptableContentTypes, hasBody, let mismatch = mismatch(response.mimeType, acceptableContentTypes) {
             contentTypeError = SerializationError(
                 code: .unacceptableContentType,
                 domain: .response,
                 urlErrorCode: -1016,
                 localizedDescription: "Request failed: unacceptable content-type: \(response.mimeType ?? "(null)")",
+                failureReason: mismatch.reason,
                 failingURL: failingURL,
                 response: response,
                 data: data
@@ -112,8 +149,65 @@ public struct ResponseValidator: Sendable, Hashable {
         return contentTypeError
     }
 
+    /// A content type that is not acceptable.
+    private struct Mismatch {
+        /// Alamofire's explanation; AFNetworking's exact matching gives none.
+        let reason: String?
+    }
+
+    /// Why `mimeType` is unacceptable, or `nil` when it is acceptable.
+    private func mismatch(_ mimeType: String?, _ types: Set<String>) -> Mismatch? {
+        switch contentTypeMatching {
+        case .exact:
+            return Self.accepts(mimeType, among: types) ? nil : Mismatch(reason: nil)
+        case .mediaRanges:
+            let ranges = types.compactMap(MediaRange.init)
+            let listed = types.sorted().joined(separator: ",")
+            guard let mimeType, let type = MediaRange(mimeType) else {
+                if ranges.contains(where: \.isWildcard) { return nil }
+                return Mismatch(
+                    reason:
+                        "Response Content-Type was missing and acceptable content types (\(listed)) do not match \"*/*\"."
+                )
+            }
+            if ranges.contains(where: { $0.matches(type) }) { return nil }
+            return Mismatch(
+                reason: "Response Content-Type \"\(mimeType)\" does not match any acceptable types: \(listed)."
+            )
+        }
+    }
+
     private static func accepts(_ mimeType: String?, among types: Set<String>) -> Bool {
         guard let mimeType else { return false }
         return types.contains(mimeType) || types.contains { $0.lowercased() == mimeType }
+    }
+}
+
+/// A media range such as `text/*`, parsed as Alamofire parses one: parameters dropped, exactly one `/`.
+private struct MediaRange {
+    let type: Substring
+    let subtype: Substring
+
+    init?(_ text: String) {
+        let mediaType = text.prefix { $0 != ";" }
+        let parts = mediaType.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        type = Self.trimmed(parts[0])
+        subtype = Self.trimmed(parts[1])
+    }
+
+    var isWildcard: Bool { type == "*" && subtype == "*" }
+
+    /// Whether this range (an acceptable entry) covers `other` (the response's type).
+    func matches(_ other: MediaRange) -> Bool {
+        (type == "*" || type.lowercased() == other.type.lowercased())
+            && (subtype == "*" || subtype.lowercased() == other.subtype.lowercased())
+    }
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+            let last = text.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return text[first...last]
     }
 }

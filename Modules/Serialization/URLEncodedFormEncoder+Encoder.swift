@@ -77,26 +77,32 @@ final class FormNode {
     }
 }
 
-/// The `Encoder` that builds a ``FormNode`` tree.
+/// The `Encoder` that builds a ``FormNode`` tree, or in the Alamofire dialect sets leaves into a
+/// ``FormPathTree`` at their coding paths.
 final class FormValueEncoder: Encoder, SingleValueEncodingContainer {
     let options: URLEncodedFormEncoder
+    /// Where this encoder writes in the AFNetworking dialect; unused when ``pathTree`` is set.
     let node: FormNode
+    /// The Alamofire dialect's tree: creating a container there changes nothing, because Alamofire's
+    /// containers exist only through the leaves written below them.
+    let pathTree: FormPathTree?
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(options: URLEncodedFormEncoder, node: FormNode, codingPath: [any CodingKey]) {
+    init(options: URLEncodedFormEncoder, node: FormNode, pathTree: FormPathTree? = nil, codingPath: [any CodingKey]) {
         self.options = options
         self.node = node
+        self.pathTree = pathTree
         self.codingPath = codingPath
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        node.makeKeyed()
+        if pathTree == nil { node.makeKeyed() }
         return KeyedEncodingContainer(FormKeyedContainer<Key>(encoder: self, node: node, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        node.makeUnkeyed()
+        if pathTree == nil { node.makeUnkeyed() }
         return FormUnkeyedContainer(encoder: self, node: node, codingPath: codingPath)
     }
 
@@ -106,12 +112,33 @@ final class FormValueEncoder: Encoder, SingleValueEncodingContainer {
 
     /// An encoder for a child node, one key deeper.
     func nested(_ node: FormNode, key: any CodingKey) -> FormValueEncoder {
-        FormValueEncoder(options: options, node: node, codingPath: codingPath + [key])
+        FormValueEncoder(options: options, node: node, pathTree: pathTree, codingPath: codingPath + [key])
     }
 
-    /// The key as written, after the key encoding.
+    /// In the Alamofire dialect, an encoder one key deeper; `nil` in AFNetworking's.
+    func nestedPath(_ key: any CodingKey) -> FormValueEncoder? {
+        guard pathTree != nil else { return nil }
+        return nested(node, key: key)
+    }
+
+    /// The key as stored: after the key encoding, except in the Alamofire dialect, which encodes the
+    /// whole key path when it writes it.
     func encodedKey(_ key: any CodingKey) -> String {
-        options.keyEncoding.encode(key.stringValue)
+        pathTree == nil ? options.keyEncoding.encode(key.stringValue) : key.stringValue
+    }
+
+    /// Sets this encoder's value to `text`.
+    func setScalar(_ text: String) {
+        if let pathTree { pathTree.set(.text(text), at: codingPath) } else { node.setScalar(text) }
+    }
+
+    /// Sets this encoder's value to `nil`.
+    func setNull() {
+        if let pathTree {
+            if let leaf = options.nilEncoding.pathLeaf { pathTree.set(leaf, at: codingPath) }
+        } else {
+            node.setNull()
+        }
     }
 
     /// Encodes `value` into this encoder's node, with the special cases for dates, data, URLs and
@@ -119,13 +146,14 @@ final class FormValueEncoder: Encoder, SingleValueEncodingContainer {
     func encodeValue<Value: Encodable>(_ value: Value) throws {
         // Compare metadata first: a dynamic cast per value is the slow part of a generic walk.
         if Value.self == Date.self, let date = value as? Date {
-            if let text = try options.dateEncoding.text(for: date) { return node.setScalar(text) }
+            if let text = try options.dateEncoding.text(for: date, dialect: options.dialect) { return setScalar(text) }
         } else if Value.self == Data.self, let data = value as? Data {
-            if let text = try options.dataEncoding.text(for: data) { return node.setScalar(text) }
-        } else if Value.self == URL.self, let url = value as? URL {
-            return node.setScalar(url.absoluteString)
+            if let text = try options.dataEncoding.text(for: data) { return setScalar(text) }
+        } else if Value.self == URL.self, options.dialect == .afNetworking, let url = value as? URL {
+            // Alamofire has no such case: a URL goes through its own `Encodable` conformance.
+            return setScalar(url.absoluteString)
         } else if Value.self == Decimal.self, let decimal = value as? Decimal {
-            return node.setScalar(decimal.description)
+            return setScalar(decimal.description)
         }
         try value.encode(to: self)
     }
@@ -141,15 +169,9 @@ final class FormValueEncoder: Encoder, SingleValueEncodingContainer {
 
     func text(_ value: String) -> String { value }
 
-    func text(_ value: Double) -> String { ParameterValue.text(of: value) }
+    func text(_ value: Double) -> String { options.dialect.text(of: value) }
 
-    /// A whole `Float` prints without a fraction, as ``ParameterValue/text(of:)`` prints doubles.
-    func text(_ value: Float) -> String {
-        if value.isFinite, value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
-            return String(Int64(value))
-        }
-        return String(value)
-    }
+    func text(_ value: Float) -> String { options.dialect.text(of: value) }
 
     func text(_ value: Int) -> String { String(value) }
     func text(_ value: Int8) -> String { String(value) }
@@ -164,22 +186,22 @@ final class FormValueEncoder: Encoder, SingleValueEncodingContainer {
 
     // MARK: SingleValueEncodingContainer
 
-    func encodeNil() throws { node.setNull() }
+    func encodeNil() throws { setNull() }
 
-    func encode(_ value: Bool) throws { node.setScalar(text(value)) }
-    func encode(_ value: String) throws { node.setScalar(text(value)) }
-    func encode(_ value: Double) throws { node.setScalar(text(value)) }
-    func encode(_ value: Float) throws { node.setScalar(text(value)) }
-    func encode(_ value: Int) throws { node.setScalar(text(value)) }
-    func encode(_ value: Int8) throws { node.setScalar(text(value)) }
-    func encode(_ value: Int16) throws { node.setScalar(text(value)) }
-    func encode(_ value: Int32) throws { node.setScalar(text(value)) }
-    func encode(_ value: Int64) throws { node.setScalar(text(value)) }
-    func encode(_ value: UInt) throws { node.setScalar(text(value)) }
-    func encode(_ value: UInt8) throws { node.setScalar(text(value)) }
-    func encode(_ value: UInt16) throws { node.setScalar(text(value)) }
-    func encode(_ value: UInt32) throws { node.setScalar(text(value)) }
-    func encode(_ value: UInt64) throws { node.setScalar(text(value)) }
+    func encode(_ value: Bool) throws { setScalar(text(value)) }
+    func encode(_ value: String) throws { setScalar(text(value)) }
+    func encode(_ value: Double) throws { setScalar(text(value)) }
+    func encode(_ value: Float) throws { setScalar(text(value)) }
+    func encode(_ value: Int) throws { setScalar(text(value)) }
+    func encode(_ value: Int8) throws { setScalar(text(value)) }
+    func encode(_ value: Int16) throws { setScalar(text(value)) }
+    func encode(_ value: Int32) throws { setScalar(text(value)) }
+    func encode(_ value: Int64) throws { setScalar(text(value)) }
+    func encode(_ value: UInt) throws { setScalar(text(value)) }
+    func encode(_ value: UInt8) throws { setScalar(text(value)) }
+    func encode(_ value: UInt16) throws { setScalar(text(value)) }
+    func encode(_ value: UInt32) throws { setScalar(text(value)) }
+    func encode(_ value: UInt64) throws { setScalar(text(value)) }
 
     func encode<T: Encodable>(_ value: T) throws { try encodeValue(value) }
 }
@@ -194,22 +216,33 @@ struct FormKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         node.child(encoder.encodedKey(key))
     }
 
-    mutating func encodeNil(forKey key: Key) throws { child(key).setNull() }
+    /// The encoder for `key`'s value.
+    private func nestedEncoder(_ key: Key) -> FormValueEncoder {
+        encoder.nestedPath(key) ?? encoder.nested(child(key), key: key)
+    }
 
-    mutating func encode(_ value: Bool, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
-    mutating func encode(_ value: String, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { child(key).setScalar(encoder.text(value)) }
+    private func put(_ text: String, forKey key: Key) {
+        if let path = encoder.nestedPath(key) { path.setScalar(text) } else { child(key).setScalar(text) }
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        if let path = encoder.nestedPath(key) { path.setNull() } else { child(key).setNull() }
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { put(encoder.text(value), forKey: key) }
     mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
         if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
     }
@@ -254,7 +287,7 @@ struct FormKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try encoder.nested(child(key), key: key).encodeValue(value)
+        try nestedEncoder(key).encodeValue(value)
     }
 
     /// Synthesized `Encodable` conformances skip `nil` optionals through `encodeIfPresent`; writing
@@ -267,20 +300,23 @@ struct FormKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         keyedBy keyType: NestedKey.Type,
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        encoder.nested(child(key), key: key).container(keyedBy: keyType)
+        nestedEncoder(key).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        encoder.nested(child(key), key: key).unkeyedContainer()
+        nestedEncoder(key).unkeyedContainer()
     }
 
+    /// AFNetworking's dialect nests the superclass under `super`, as `JSONEncoder` does; Alamofire's
+    /// writes it into the same keyed value.
     mutating func superEncoder() -> any Encoder {
+        if encoder.pathTree != nil { return encoder }
         let key = FormIndexKey(stringValue: "super")
         return encoder.nested(node.child(encoder.encodedKey(key)), key: key)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        encoder.nested(child(key), key: key)
+        nestedEncoder(key)
     }
 }
 
@@ -290,29 +326,54 @@ struct FormUnkeyedContainer: UnkeyedEncodingContainer {
     let node: FormNode
     let codingPath: [any CodingKey]
 
-    var count: Int { node.elementCount }
+    /// The Alamofire dialect's index, which like Alamofire's belongs to the container and skips a
+    /// `nil` that leaves no value.
+    private var pathCount = 0
 
-    private func nextEncoder() -> FormValueEncoder {
+    init(encoder: FormValueEncoder, node: FormNode, codingPath: [any CodingKey]) {
+        self.encoder = encoder
+        self.node = node
+        self.codingPath = codingPath
+    }
+
+    var count: Int { encoder.pathTree == nil ? node.elementCount : pathCount }
+
+    private mutating func nextEncoder() -> FormValueEncoder {
+        if let path = encoder.nestedPath(FormIndexKey(intValue: pathCount)) {
+            pathCount += 1
+            return path
+        }
         let index = node.elementCount
         return encoder.nested(node.appendElement(), key: FormIndexKey(intValue: index))
     }
 
-    mutating func encodeNil() throws { node.appendElement().setNull() }
+    private mutating func putNext(_ text: String) {
+        if encoder.pathTree == nil { node.appendElement().setScalar(text) } else { nextEncoder().setScalar(text) }
+    }
 
-    mutating func encode(_ value: Bool) throws { node.appendElement().setScalar(encoder.text(value)) }
-    mutating func encode(_ value: String) throws { node.appendElement().setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Double) throws { node.appendElement().setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Float) throws { node.appendElement().setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Int) throws { node.appendElement().setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Int8) throws { node.appendElement().setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Int16) throws { node.appendElement().setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Int32) throws { node.appendElement().setScalar(encoder.text(value)) }
-    mutating func encode(_ value: Int64) throws { node.appendElement().setScalar(encoder.text(value)) }
-    mutating func encode(_ value: UInt) throws { node.appendElement().setScalar(encoder.text(value)) }
-    mutating func encode(_ value: UInt8) throws { node.appendElement().setScalar(encoder.text(value)) }
-    mutating func encode(_ value: UInt16) throws { node.appendElement().setScalar(encoder.text(value)) }
-    mutating func encode(_ value: UInt32) throws { node.appendElement().setScalar(encoder.text(value)) }
-    mutating func encode(_ value: UInt64) throws { node.appendElement().setScalar(encoder.text(value)) }
+    mutating func encodeNil() throws {
+        guard let tree = encoder.pathTree else { return node.appendElement().setNull() }
+        // A nil that leaves no value takes no index, as in Alamofire.
+        if let leaf = encoder.options.nilEncoding.pathLeaf {
+            tree.set(leaf, at: codingPath + [FormIndexKey(intValue: pathCount)])
+            pathCount += 1
+        }
+    }
+
+    mutating func encode(_ value: Bool) throws { putNext(encoder.text(value)) }
+    mutating func encode(_ value: String) throws { putNext(encoder.text(value)) }
+    mutating func encode(_ value: Double) throws { putNext(encoder.text(value)) }
+    mutating func encode(_ value: Float) throws { putNext(encoder.text(value)) }
+    mutating func encode(_ value: Int) throws { putNext(encoder.text(value)) }
+    mutating func encode(_ value: Int8) throws { putNext(encoder.text(value)) }
+    mutating func encode(_ value: Int16) throws { putNext(encoder.text(value)) }
+    mutating func encode(_ value: Int32) throws { putNext(encoder.text(value)) }
+    mutating func encode(_ value: Int64) throws { putNext(encoder.text(value)) }
+    mutating func encode(_ value: UInt) throws { putNext(encoder.text(value)) }
+    mutating func encode(_ value: UInt8) throws { putNext(encoder.text(value)) }
+    mutating func encode(_ value: UInt16) throws { putNext(encoder.text(value)) }
+    mutating func encode(_ value: UInt32) throws { putNext(encoder.text(value)) }
+    mutating func encode(_ value: UInt64) throws { putNext(encoder.text(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try nextEncoder().encodeValue(value)
@@ -328,8 +389,13 @@ struct FormUnkeyedContainer: UnkeyedEncodingContainer {
         nextEncoder().unkeyedContainer()
     }
 
+    /// Alamofire's super encoder writes at the array's own path, taking an index.
     mutating func superEncoder() -> any Encoder {
-        nextEncoder()
+        if encoder.pathTree != nil {
+            pathCount += 1
+            return encoder
+        }
+        return nextEncoder()
     }
 }
 

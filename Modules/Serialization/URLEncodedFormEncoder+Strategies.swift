@@ -2,11 +2,11 @@ internal import FoundationEssentials
 
 extension URLEncodedFormEncoder.DateEncoding {
     /// The text for `date`, or `nil` to let `Date` encode itself.
-    func text(for date: Date) throws -> String? {
+    func text(for date: Date, dialect: URLEncodedFormEncoder.Dialect) throws -> String? {
         switch self {
         case .deferredToDate: return nil
-        case .secondsSince1970: return ParameterValue.text(of: date.timeIntervalSince1970)
-        case .millisecondsSince1970: return ParameterValue.text(of: date.timeIntervalSince1970 * 1000)
+        case .secondsSince1970: return dialect.text(of: date.timeIntervalSince1970)
+        case .millisecondsSince1970: return dialect.text(of: date.timeIntervalSince1970 * 1000)
         case .iso8601: return date.formatted(Self.iso8601Style)
         case .custom(let closure): return try closure(date)
         }
@@ -15,6 +15,35 @@ extension URLEncodedFormEncoder.DateEncoding {
     /// RFC 3339 internet date-time in UTC (`2023-11-14T22:13:20Z`), what Alamofire's
     /// `ISO8601DateFormatter` with `.withInternetDateTime` writes.
     private static let iso8601Style = Date.ISO8601FormatStyle()
+}
+
+extension URLEncodedFormEncoder.Dialect {
+    /// A `Double` as the dialect prints it: AFNetworking's whole numbers without a fraction, or
+    /// Swift's description as Alamofire's `String(value)` (`1.0`, `-0.0`, `1e+16`).
+    func text(of value: Double) -> String {
+        self == .alamofire5 ? String(value) : ParameterValue.text(of: value)
+    }
+
+    /// A `Float` likewise.
+    func text(of value: Float) -> String {
+        if self == .afNetworking, value.isFinite, value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
+            return String(Int64(value))
+        }
+        return String(value)
+    }
+}
+
+extension URLEncodedFormEncoder.NilEncoding {
+    /// The leaf a `nil` leaves in the Alamofire dialect's tree; `nil` when it leaves none.
+    var pathLeaf: FormPathLeaf? {
+        switch self {
+        case .dropKey: return nil
+        case .dropValue: return .bareKey
+        case .emptyValue: return .text("")
+        case .null: return .text("null")
+        case .custom(let closure): return closure().map { .text($0) }
+        }
+    }
 }
 
 extension URLEncodedFormEncoder.DataEncoding {

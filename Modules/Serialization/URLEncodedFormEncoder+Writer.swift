@@ -6,10 +6,21 @@ struct FormWriter: ~Copyable {
     private var prefix = EscapingByteBuffer(capacity: 64)
     private var wrotePair = false
     private let spaceAsPlus: Bool
+    private let unescaped: ASCIIMask
+    /// The unescaped key path, kept only for a custom array encoding, whose closure takes it.
+    private var rawPath = ""
+    private let tracksRawPath: Bool
+    /// The brackets as written: escaped, unless the allowed characters include them.
+    private let openBracket: StaticString
+    private let closeBracket: StaticString
 
     init(options: URLEncodedFormEncoder) {
         self.options = options
         spaceAsPlus = options.spaceEncoding == .plusReplaced
+        unescaped = options.allowedCharacters.mask
+        if case .custom = options.arrayEncoding { tracksRawPath = true } else { tracksRawPath = false }
+        openBracket = unescaped.contains(UInt8(ascii: "[")) ? "[" : "%5B"
+        closeBracket = unescaped.contains(UInt8(ascii: "]")) ? "]" : "%5D"
     }
 
     /// Writes the root, which must be keyed (an untouched root is an empty form).
@@ -31,13 +42,27 @@ struct FormWriter: ~Copyable {
             entries.sort { QueryWriter.utf16Precedes($0.key, $1.key) }
         }
         let base = prefix.count
+        let rawBase = rawPath
         for (key, child) in entries {
-            if nested { prefix.append(ascii: "%5B") }
-            prefix.appendEscaped(key, spaceAsPlus: spaceAsPlus)
-            if nested { prefix.append(ascii: "%5D") }
+            let suffix: String
+            switch (nested, options.keyPathEncoding.kind) {
+            case (false, _):
+                suffix = key
+                prefix.appendEscaped(key, spaceAsPlus: spaceAsPlus, unescaped: unescaped)
+            case (true, .brackets):
+                suffix = tracksRawPath ? "[\(key)]" : ""
+                prefix.append(ascii: openBracket)
+                prefix.appendEscaped(key, spaceAsPlus: spaceAsPlus, unescaped: unescaped)
+                prefix.append(ascii: closeBracket)
+            case (true, .custom(let closure)):
+                suffix = closure(key)
+                prefix.appendEscaped(suffix, spaceAsPlus: spaceAsPlus, unescaped: unescaped)
+            }
+            if tracksRawPath { rawPath = rawBase + suffix }
             write(child)
             prefix.truncate(to: base)
         }
+        rawPath = rawBase
     }
 
     private mutating func write(_ node: FormNode) {
@@ -47,7 +72,7 @@ struct FormWriter: ~Copyable {
         case .scalar(let text):
             beginField()
             output.append(UInt8(ascii: "="))
-            output.appendEscaped(text, spaceAsPlus: spaceAsPlus)
+            output.appendEscaped(text, spaceAsPlus: spaceAsPlus, unescaped: unescaped)
         case .null:
             switch options.nilEncoding {
             case .dropKey:
@@ -60,25 +85,43 @@ struct FormWriter: ~Copyable {
             case .null:
                 beginField()
                 output.append(ascii: "=null")
+            case .custom(let closure):
+                guard let text = closure() else { return }
+                beginField()
+                output.append(UInt8(ascii: "="))
+                output.appendEscaped(text, spaceAsPlus: spaceAsPlus, unescaped: unescaped)
             }
         case .keyed:
             writeKeyed(node, nested: true)
         case .unkeyed:
             let base = prefix.count
+            let rawBase = rawPath
             for (index, element) in node.elements.enumerated() {
                 switch options.arrayEncoding {
                 case .brackets:
-                    prefix.append(ascii: "%5B%5D")
+                    prefix.append(ascii: openBracket)
+                    prefix.append(ascii: closeBracket)
                 case .noBrackets:
                     break
                 case .indexInBrackets:
-                    prefix.append(ascii: "%5B")
+                    prefix.append(ascii: openBracket)
                     prefix.appendDecimal(index)
-                    prefix.append(ascii: "%5D")
+                    prefix.append(ascii: closeBracket)
+                case .custom(let closure):
+                    // The closure returns the whole path, so the escaped prefix is rebuilt from it.
+                    rawPath = closure(rawBase, index)
+                    prefix.truncate(to: 0)
+                    prefix.appendEscaped(rawPath, spaceAsPlus: spaceAsPlus, unescaped: unescaped)
                 }
                 write(element)
-                prefix.truncate(to: base)
+                if tracksRawPath {
+                    prefix.truncate(to: 0)
+                    prefix.appendEscaped(rawBase, spaceAsPlus: spaceAsPlus, unescaped: unescaped)
+                } else {
+                    prefix.truncate(to: base)
+                }
             }
+            rawPath = rawBase
         }
     }
 

@@ -20,6 +20,9 @@ public import FoundationEssentials
 /// - `Data` is base64 text by default; ``ParameterValue/data(_:)`` is escaped byte by byte.
 ///
 /// ## Where Alamofire differs
+/// The points below are where the default ``Dialect/afNetworking`` output differs from Alamofire 5's
+/// `URLEncodedFormEncoder()`; ``alamofire5`` (``Dialect/alamofire5``) reproduces Alamofire's output
+/// byte for byte instead, and its documentation maps Alamofire's options to Courier's.
 /// - `nil`: Alamofire's default, ``NilEncoding/dropKey``, leaves the key out; AFNetworking writes the
 ///   bare field, which is ``NilEncoding/dropValue`` here. Alamofire's own `.dropValue` writes `key=`,
 ///   which is ``NilEncoding/emptyValue`` here.
@@ -44,13 +47,21 @@ public import FoundationEssentials
 /// ```
 public struct URLEncodedFormEncoder: Sendable {
     /// How array elements are keyed.
-    public enum ArrayEncoding: Sendable, Hashable {
+    public enum ArrayEncoding: Sendable {
         /// `key[]=value` for each element (the default; AFNetworking's only style).
         case brackets
         /// `key=value` for each element.
         case noBrackets
         /// `key[0]=value`, `key[1]=value`… (jQuery's and Node's style).
         case indexInBrackets
+        /// The closure's key for each element, given the unescaped key path so far and the element's
+        /// index; the result replaces the whole path and is escaped when written.
+        ///
+        /// ```swift
+        /// let encoder = URLEncodedFormEncoder(arrayEncoding: .custom { key, index in "\(key).\(index + 1)" })
+        /// try encoder.encode(["array": [1, 2]])  // "array.1=1&array.2=2"
+        /// ```
+        case custom(@Sendable (_ key: String, _ index: Int) -> String)
     }
 
     /// How booleans are written.
@@ -104,7 +115,7 @@ public struct URLEncodedFormEncoder: Sendable {
     }
 
     /// How `nil` values are written.
-    public enum NilEncoding: Sendable, Hashable {
+    public enum NilEncoding: Sendable {
         /// The key is left out (the default, as in Alamofire).
         case dropKey
         /// The bare key, with no `=`: AFNetworking's rendering of `NSNull`.
@@ -113,6 +124,53 @@ public struct URLEncodedFormEncoder: Sendable {
         case emptyValue
         /// `key=null`.
         case null
+        /// `key=` and the closure's text, escaped; the key is left out when the closure returns `nil`
+        /// (Alamofire's `NilEncoding(encoding:)`).
+        ///
+        /// ```swift
+        /// let encoder = URLEncodedFormEncoder(nilEncoding: .custom { "none" })
+        /// try encoder.encode(["a": String?.none])  // "a=none"
+        /// ```
+        case custom(@Sendable () -> String?)
+    }
+
+    /// How the key of a nested keyed value is appended to its parent's key path.
+    ///
+    /// ```swift
+    /// try URLEncodedFormEncoder(keyPathEncoding: .dots).encode(["a": ["b": "c"]])  // "a.b=c"
+    /// ```
+    public struct KeyPathEncoding: Sendable {
+        /// `parent[child]` (the default; AFNetworking's only style).
+        public static let brackets = KeyPathEncoding(kind: .brackets)
+        /// `parent.child`.
+        public static let dots = KeyPathEncoding(kind: .custom { ".\($0)" })
+
+        enum Kind {
+            case brackets
+            case custom(@Sendable (String) -> String)
+        }
+
+        let kind: Kind
+
+        private init(kind: Kind) { self.kind = kind }
+
+        /// An encoding whose closure returns the text appended to the parent's path for each nested key;
+        /// the text is escaped when written.
+        ///
+        /// ```swift
+        /// let dashed = URLEncodedFormEncoder.KeyPathEncoding { "-\($0)" }  // "a-b=c"
+        /// ```
+        public init(encoding: @escaping @Sendable (_ subkey: String) -> String) {
+            kind = .custom(encoding)
+        }
+
+        /// The unescaped text appended for `subkey`.
+        func suffix(for subkey: String) -> String {
+            switch kind {
+            case .brackets: return "[\(subkey)]"
+            case .custom(let closure): return closure(subkey)
+            }
+        }
     }
 
     /// How spaces are written.
@@ -136,12 +194,18 @@ public struct URLEncodedFormEncoder: Sendable {
     public var dateEncoding: DateEncoding
     /// How keys are rewritten.
     public var keyEncoding: KeyEncoding
+    /// How nested keys are appended to their parent's key path.
+    public var keyPathEncoding: KeyPathEncoding
     /// How `nil` values are written.
     public var nilEncoding: NilEncoding
     /// How spaces are written.
     public var spaceEncoding: SpaceEncoding
+    /// The ASCII characters written as they are; everything else is percent-escaped.
+    public var allowedCharacters: AllowedCharacters
+    /// Whose output the encoder reproduces where AFNetworking and Alamofire differ.
+    public var dialect: Dialect
 
-    /// Creates an encoder; the defaults are Alamofire's.
+    /// Creates an encoder; the option defaults are Alamofire's, the dialect AFNetworking's.
     ///
     /// ```swift
     /// let encoder = URLEncodedFormEncoder(boolEncoding: .literal, keyEncoding: .convertToSnakeCase)
@@ -153,8 +217,11 @@ public struct URLEncodedFormEncoder: Sendable {
         dataEncoding: DataEncoding = .base64,
         dateEncoding: DateEncoding = .deferredToDate,
         keyEncoding: KeyEncoding = .useDefaultKeys,
+        keyPathEncoding: KeyPathEncoding = .brackets,
         nilEncoding: NilEncoding = .dropKey,
-        spaceEncoding: SpaceEncoding = .percentEscaped
+        spaceEncoding: SpaceEncoding = .percentEscaped,
+        allowedCharacters: AllowedCharacters = .afURLQueryAllowed,
+        dialect: Dialect = .afNetworking
     ) {
         self.alphabetizeKeyValuePairs = alphabetizeKeyValuePairs
         self.arrayEncoding = arrayEncoding
@@ -162,8 +229,11 @@ public struct URLEncodedFormEncoder: Sendable {
         self.dataEncoding = dataEncoding
         self.dateEncoding = dateEncoding
         self.keyEncoding = keyEncoding
+        self.keyPathEncoding = keyPathEncoding
         self.nilEncoding = nilEncoding
         self.spaceEncoding = spaceEncoding
+        self.allowedCharacters = allowedCharacters
+        self.dialect = dialect
     }
 
     /// The defaults with `nil` as a bare key: byte-identical to ``QueryStringEncoder`` on the shared
@@ -186,7 +256,8 @@ public struct URLEncodedFormEncoder: Sendable {
     ///   the top-level value is not keyed, when the value's `encode(to:)` throws, or when a custom
     ///   closure throws (its error is ``SerializationError/underlying``).
     public func encode(_ value: some Encodable) throws(SerializationError) -> String {
-        try write(value).output.string
+        if dialect == .alamofire5 { return try writeByPath(value) }
+        return try write(value).output.string
     }
 
     /// Returns the form encoding of `value` as UTF-8 bytes, ready to be a body.
@@ -196,13 +267,28 @@ public struct URLEncodedFormEncoder: Sendable {
     /// ```
     /// - Throws: As ``encode(_:)``.
     public func encodeBytes(_ value: some Encodable) throws(SerializationError) -> [UInt8] {
-        try write(value).output.bytes
+        if dialect == .alamofire5 { return Array(try writeByPath(value).utf8) }
+        return try write(value).output.bytes
     }
 
     private func write(_ value: some Encodable) throws(SerializationError) -> FormWriter {
         let root = FormNode()
+        try run(FormValueEncoder(options: self, node: root, codingPath: []), on: value)
+        var writer = FormWriter(options: self)
+        try writer.writeRoot(root, typeName: "\(type(of: value))")
+        return writer
+    }
+
+    /// The Alamofire dialect: leaves are set by coding path into Alamofire's tree, then serialized.
+    private func writeByPath(_ value: some Encodable) throws(SerializationError) -> String {
+        let tree = FormPathTree()
+        try run(FormValueEncoder(options: self, node: FormNode(), pathTree: tree, codingPath: []), on: value)
+        return try FormPathWriter(options: self).write(tree.root, typeName: "\(type(of: value))")
+    }
+
+    private func run(_ encoder: FormValueEncoder, on value: some Encodable) throws(SerializationError) {
         do {
-            try FormValueEncoder(options: self, node: root, codingPath: []).encodeValue(value)
+            try encoder.encodeValue(value)
         } catch let error as SerializationError {
             throw error
         } catch {
@@ -211,9 +297,6 @@ public struct URLEncodedFormEncoder: Sendable {
                 underlying: error
             )
         }
-        var writer = FormWriter(options: self)
-        try writer.writeRoot(root, typeName: "\(type(of: value))")
-        return writer
     }
 }
 

@@ -25,4 +25,16 @@ extension ValidatingResponseSerializer {
         get { validator.acceptableContentTypes }
         set { validator.acceptableContentTypes = newValue }
     }
+
+    /// How the validator compares types: AFNetworking's exact matching, or Alamofire's media ranges.
+    ///
+    /// ```swift
+    /// var serializer = StringResponseSerializer()
+    /// serializer.contentTypeMatching = .mediaRanges
+    /// serializer.acceptableContentTypes = ["text/*"]
+    /// ```
+    public var contentTypeMatching: ResponseValidator.ContentTypeMatching {
+        get { validator.contentTypeMatching }
+        set { validator.contentTypeMatching = newValue }
+    }
 }
