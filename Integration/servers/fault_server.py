@@ -304,6 +304,52 @@ async def h1_flaky(request, reader, writer):
     return True
 
 
+SSE_LOG: dict[str, list[str]] = {}
+
+
+@h1("/sse", "?id=K&events=N&per_connection=M[&retry=MS][&status=S]: Server-Sent Events 1..N, M per "
+            "connection, then the connection drops; resumes after the request's Last-Event-ID. Each "
+            "connection's Last-Event-ID is kept for /sse-log?id=K. After the last event: 204 (stop)")
+async def h1_sse(request, reader, writer):
+    key = (request.query.get("id") or [""])[0][:64]
+    total = query_int(request.query, "events", 5, 0, 10000)
+    per_connection = query_int(request.query, "per_connection", total, 1, 10000)
+    status = query_int(request.query, "status", 200, 100, 599)
+    last = request.header("Last-Event-ID") or ""
+    SSE_LOG.setdefault(key, []).append(last)
+    start = int(last) + 1 if last.isdigit() else 1
+    if status != 200:
+        body = b"no stream\n"
+        await send(writer, response_head(f"HTTP/1.1 {status} Status", [("Content-Type", "text/plain"),
+                                                                     ("Content-Length", str(len(body)))]) + body)
+        return True
+    if start > total:
+        await send(writer, response_head("HTTP/1.1 204 No Content", [("Content-Length", "0")]))
+        return True
+    await send(writer, response_head("HTTP/1.1 200 OK", [("Content-Type", "text/event-stream"),
+                                                         ("Cache-Control", "no-cache"),
+                                                         ("Connection", "close")]))
+    chunks = [b": a comment the client ignores\r\n"]
+    if "retry" in request.query:
+        chunks.append(f"retry: {query_int(request.query, 'retry', 100, 0, 60000)}\n".encode())
+    for number in range(start, min(total, start + per_connection - 1) + 1):
+        # Mixed line endings and a two-line data field, as the WHATWG parsing rules allow.
+        chunks.append(f"id: {number}\r\nevent: tick\ndata: event {number}\rdata: line two\n\n".encode())
+    for chunk in chunks:
+        await send(writer, chunk)
+        await asyncio.sleep(0.005)
+    await close(writer)
+    return False
+
+
+@h1("/sse-log", "?id=K: the Last-Event-ID of each /sse connection of id K, one per line ('-' for none)")
+async def h1_sse_log(request, reader, writer):
+    key = (request.query.get("id") or [""])[0][:64]
+    body = "".join((value or "-") + "\n" for value in SSE_LOG.get(key, [])).encode()
+    await send(writer, ok_head(len(body)) + body)
+    return True
+
+
 DIGEST_REALM = "courier-faults"
 DIGEST_USER = "user"
 DIGEST_PASSWORD = "passwd"

@@ -35,6 +35,8 @@ extension SessionError {
         case .redirect(.bodyNotReplayable): return -1021
         case .serialization: return serialization?.urlErrorCode ?? -1
         case .adaptationFailed, .retryFailed, .resetUnavailable: return -1
+        case .eventStream(.notAnEventStream): return -1011
+        case .eventStream: return -1103
         case .fileMoveFailed: return -3000
         case .transport(let category): return Self.urlErrorCode(category)
         }

@@ -42,6 +42,18 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         case fileMoveFailed
         /// A reset was asked of a session that cannot make a new transport, or making it failed.
         case resetUnavailable
+        /// A Server-Sent Events stream failed for good (``EventSource``).
+        case eventStream(EventStreamFailure)
+    }
+
+    /// Why an ``EventSource`` stopped with an error rather than reconnecting.
+    public enum EventStreamFailure: Error, Sendable, Hashable {
+        /// The response was not a `200` with `text/event-stream` (the WHATWG "fail the connection").
+        case notAnEventStream
+        /// A line passed the configured limit, in bytes.
+        case lineTooLong(limit: Int)
+        /// An event's data passed the configured limit, in bytes.
+        case eventTooLarge(limit: Int)
     }
 
     /// Why a redirect was not followed.

@@ -1,0 +1,124 @@
+internal import FoundationEssentials
+
+/// The WHATWG HTML standard's event-stream interpretation (§9.2.6), fed with bytes as they arrive.
+///
+/// Lines end in CRLF, LF or CR, also when the CR and the LF arrive in different chunks; one leading
+/// byte-order mark is dropped; a blank line dispatches the buffered event, and an event with no data
+/// is not dispatched. Lines and events are bounded, so a stream that never ends a line cannot make
+/// the client buffer without limit.
+struct ServerSentEventParser: Sendable {
+    enum Failure: Error, Equatable {
+        case lineTooLong(limit: Int)
+        case eventTooLarge(limit: Int)
+    }
+
+    let maximumLineLength: Int
+    let maximumEventSize: Int
+
+    /// The last event ID; kept across reconnections, as browsers keep it.
+    private(set) var lastEventID = ""
+    /// The reconnection time the stream set, if any.
+    private(set) var retry: Duration?
+
+    private var line: [UInt8] = []
+    private var data = ""
+    private var dataBytes = 0
+    private var type = ""
+    private var hasData = false
+    private var atStreamStart = true
+    private var skipLineFeed = false
+
+    init(maximumLineLength: Int, maximumEventSize: Int) {
+        self.maximumLineLength = maximumLineLength
+        self.maximumEventSize = maximumEventSize
+    }
+
+    /// Starts a new stream (a reconnection): the buffers go, the last event ID and retry stay.
+    mutating func reset() {
+        line.removeAll(keepingCapacity: true)
+        data = ""
+        dataBytes = 0
+        type = ""
+        hasData = false
+        atStreamStart = true
+        skipLineFeed = false
+    }
+
+    /// Consumes `bytes` and returns the events they complete, in order.
+    mutating func feed(_ bytes: some Sequence<UInt8>) throws(Failure) -> [ServerSentEvent] {
+        var events: [ServerSentEvent] = []
+        for byte in bytes {
+            if skipLineFeed {
+                skipLineFeed = false
+                if byte == 0x0A { continue }
+            }
+            switch byte {
+            case 0x0D, 0x0A:
+                skipLineFeed = byte == 0x0D
+                if let event = try processLine() { events.append(event) }
+                line.removeAll(keepingCapacity: true)
+            default:
+                guard line.count < maximumLineLength else { throw .lineTooLong(limit: maximumLineLength) }
+                line.append(byte)
+            }
+        }
+        return events
+    }
+
+    private mutating func processLine() throws(Failure) -> ServerSentEvent? {
+        var bytes = line[...]
+        if atStreamStart {
+            atStreamStart = false
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        }
+        guard !bytes.isEmpty else { return dispatch() }
+        if bytes.first == UInt8(ascii: ":") { return nil }
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+            var value = bytes[(colon + 1)...]
+            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+            return try process(field: String(decoding: bytes[..<colon], as: UTF8.self), value: value)
+        }
+        return try process(field: String(decoding: bytes, as: UTF8.self), value: [])
+    }
+
+    private mutating func process(field: String, value: ArraySlice<UInt8>) throws(Failure) -> ServerSentEvent? {
+        switch field {
+        case "event":
+            type = String(decoding: value, as: UTF8.self)
+        case "data":
+            dataBytes += value.count + 1
+            guard dataBytes <= maximumEventSize else { throw .eventTooLarge(limit: maximumEventSize) }
+            if hasData { data += "\n" }
+            data += String(decoding: value, as: UTF8.self)
+            hasData = true
+        case "id":
+            // An id with a NUL is ignored, so it cannot cut the Last-Event-ID header short.
+            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+        case "retry":
+            if !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                let milliseconds = Int(String(decoding: value, as: UTF8.self))
+            {
+                retry = .milliseconds(milliseconds)
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    private mutating func dispatch() -> ServerSentEvent? {
+        defer {
+            data = ""
+            dataBytes = 0
+            type = ""
+            hasData = false
+        }
+        guard hasData else { return nil }
+        return ServerSentEvent(
+            type: type.isEmpty ? "message" : type,
+            data: data,
+            id: lastEventID.isEmpty ? nil : lastEventID,
+            retry: retry
+        )
+    }
+}
