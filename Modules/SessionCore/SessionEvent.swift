@@ -1,4 +1,5 @@
 public import CourierHTTP
+public import CourierReachability
 public import CourierTransport
 internal import FoundationEssentials
 
@@ -54,6 +55,9 @@ public struct SessionEvent: Sendable {
         /// A download's file could not be moved to its destination; ``SessionEvent/error`` says why
         /// (the task fails with it too, unlike AFNetworking, which only posts the notification).
         case downloadFailedToMoveFile
+        /// An observed reachability monitor delivered a path
+        /// (`SessionManager.observeReachability(of:)`); ``SessionEvent/networkPath`` is the path.
+        case reachabilityChanged
 
         /// AFNetworking's notification name for the kinds it posts, else `nil`.
         public var notificationName: String? {
@@ -83,6 +87,8 @@ public struct SessionEvent: Sendable {
     public let metrics: TransferMetrics?
     /// The error a task completed with, or the failure a retry answers.
     public let error: SessionError?
+    /// The network path, for ``Kind/reachabilityChanged``.
+    public let networkPath: NetworkPath?
     /// Where a download's file went, for ``Kind/downloadMovedFile`` (AFNetworking's asset path).
     public let filePath: String?
     /// The trust evaluation, for ``Kind/serverTrustEvaluated``.
@@ -96,7 +102,8 @@ public struct SessionEvent: Sendable {
         progress: TransferProgress? = nil,
         metrics: TransferMetrics? = nil,
         error: SessionError? = nil,
-        filePath: String? = nil
+        filePath: String? = nil,
+        networkPath: NetworkPath? = nil
     ) {
         self.kind = kind
         taskIdentifier = task
@@ -106,6 +113,7 @@ public struct SessionEvent: Sendable {
         self.metrics = metrics
         self.error = error
         self.filePath = filePath
+        self.networkPath = networkPath
     }
 }
 

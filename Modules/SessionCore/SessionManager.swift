@@ -48,6 +48,8 @@ public final class SessionManager: Sendable {
         var emptyWaiters: [CheckedContinuation<Void, Never>] = []
         var nextStreamIdentifier = 0
         var streams: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
+        /// Tasks that report to the session until it is invalidated (reachability observations).
+        var observations: [Task<Void, Never>] = []
     }
 
     private let state: Mutex<State>
@@ -299,6 +301,15 @@ public final class SessionManager: Sendable {
         }
     }
 
+    /// Keeps `observation` until invalidation; `false` when the session is already invalidated.
+    func addObservation(_ observation: Task<Void, Never>) -> Bool {
+        state.withLock { state in
+            guard !state.invalidated else { return false }
+            state.observations.append(observation)
+            return true
+        }
+    }
+
     // MARK: Invalidation
 
     /// Stops taking tasks and, when `cancelingTasks`, cancels those in flight; returns once every
@@ -329,6 +340,11 @@ public final class SessionManager: Sendable {
             if done { continuation.resume() }
         }
         if wasValid {
+            let observations = state.withLock { state in
+                defer { state.observations = [] }
+                return state.observations
+            }
+            for observation in observations { observation.cancel() }
             report(SessionEvent(.sessionInvalidated))
             let streams = state.withLock { state in
                 defer {
