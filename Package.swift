@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "CourierDiskCache", targets: ["CourierDiskCache"]),
         .library(name: "CourierImageCache", targets: ["CourierImageCache"]),
         .library(name: "CourierImageDecoding", targets: ["CourierImageDecoding"]),
+        .library(name: "CourierRequestCompression", targets: ["CourierRequestCompression"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -79,6 +80,19 @@ let package = Package(
                 "CourierHTTP", "CourierTransport", "CourierSecurity", "CourierDiagnostics", "CCourierCurl",
                 "CCourierCurlShim",
             ]
+        ),
+
+        // MARK: Request compression (leaf: the only target that names zlib)
+        .systemLibrary(
+            name: "CCourierZlib",
+            path: "Modules/CCourierZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        module(
+            "CourierRequestCompression",
+            folder: "RequestCompression",
+            ["CourierHTTP", "CourierSessionCore", "CCourierZlib"]
         ),
 
         // MARK: Image codecs (leaf: the only targets that link libpng, libjpeg and libwebp)
@@ -153,6 +167,13 @@ let package = Package(
 
         .testTarget(name: "CourierDiskCacheTests", dependencies: ["CourierDiskCache", "CourierTestSupport"]),
         .testTarget(
+            name: "CourierRequestCompressionTests",
+            dependencies: [
+                "CourierRequestCompression", "CourierSessionCore", "CourierHTTP", "CourierTesting", "CCourierZlib",
+                "CourierTestSupport",
+            ]
+        ),
+        .testTarget(
             name: "CourierImageCacheTests",
             dependencies: ["CourierImageCache", "CourierHTTP", "CourierDiskCache", "CourierTestSupport"]
         ),
@@ -189,7 +210,8 @@ let package = Package(
             name: "CourierIntegrationTests",
             dependencies: [
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
-                "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierTestSupport", "Courier",
+                "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierTestSupport",
+                "CourierRequestCompression", "Courier",
             ],
             path: "Integration/Tests"
         ),

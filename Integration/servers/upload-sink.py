@@ -8,8 +8,10 @@ socket streams through without touching the disk, and a chunked upload (no Conte
 too. The response body is the byte count and a newline; `X-Upload-Framing` says whether the body came
 with a Content-Length or chunked. A request with `X-Upload-Digest: sha256` also gets the SHA-256 of
 the body, `<count> sha256=<hex>`, so a test can prove the bytes arrived intact and in order (hashing
-is opt-in because it would cap the benchmarks' POST rate). Connections are kept alive for nginx's
-upstream keepalive pool.
+is opt-in because it would cap the benchmarks' POST rate). With `Content-Encoding: gzip` or
+`deflate` (the zlib format, RFC 9110 §8.4.1.2) the digest is of the decoded bytes, and the summary adds
+`decoded=<count>`, so a test of request compression proves what the server got after decoding.
+Connections are kept alive for nginx's upstream keepalive pool.
 """
 
 import hashlib
@@ -17,6 +19,7 @@ import os
 import socket
 import socketserver
 import sys
+import zlib
 
 RECEIVE_SIZE = 1 << 20
 MAX_HEAD = 64 * 1024
@@ -84,6 +87,27 @@ def read_chunked(reader):
         total += size
 
 
+class DecodingDigest:
+    """A SHA-256 of a body's decoded bytes, decoded as they arrive."""
+
+    def __init__(self, coding):
+        self.sha = hashlib.sha256()
+        self.decoder = zlib.decompressobj(16 + zlib.MAX_WBITS if coding == b"gzip" else zlib.MAX_WBITS)
+        self.decoded = 0
+
+    def update(self, data):
+        out = self.decoder.decompress(bytes(data))
+        self.sha.update(out)
+        self.decoded += len(out)
+
+    def hexdigest(self):
+        out = self.decoder.flush()
+        self.sha.update(out)
+        self.decoded += len(out)
+        complete = "" if self.decoder.eof else " incomplete"
+        return f"{self.sha.hexdigest()} decoded={self.decoded}{complete}"
+
+
 class Handler(socketserver.BaseRequestHandler):
     def handle(self):
         reader = Reader(self.request)
@@ -104,7 +128,11 @@ class Handler(socketserver.BaseRequestHandler):
             headers[name.strip().lower()] = value.strip()
         close = headers.get(b"connection", b"").lower() == b"close"
         wants_digest = headers.get(b"x-upload-digest", b"").lower() == b"sha256"
-        reader.digest = hashlib.sha256() if wants_digest else None
+        coding = headers.get(b"content-encoding", b"").lower()
+        if wants_digest and coding in (b"gzip", b"deflate"):
+            reader.digest = DecodingDigest(coding)
+        else:
+            reader.digest = hashlib.sha256() if wants_digest else None
         if b"chunked" in headers.get(b"transfer-encoding", b"").lower():
             total, framing = read_chunked(reader), "chunked"
         else:
