@@ -33,6 +33,18 @@ public struct SecurityError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let noRequiredEvaluator = Code("noRequiredEvaluator")
         /// A ``ServerTrustManager`` host key is neither a host nor a `*.` wildcard over a domain.
         public static let invalidHostPattern = Code("invalidHostPattern")
+        /// A private key could not be read (not a key, or a format not understood).
+        public static let invalidPrivateKey = Code("invalidPrivateKey")
+        /// An encrypted key or PKCS#12 bundle did not open with the passphrase given (or none was).
+        public static let wrongPassphrase = Code("wrongPassphrase")
+        /// A private key does not belong to the certificate it was given with.
+        public static let keyDoesNotMatchCertificate = Code("keyDoesNotMatchCertificate")
+        /// A client certificate is past its validity period.
+        public static let certificateExpired = Code("certificateExpired")
+        /// A client certificate's validity period has not begun.
+        public static let certificateNotYetValid = Code("certificateNotYetValid")
+        /// A PKCS#12 bundle could not be read, or holds no certificate or key.
+        public static let invalidPKCS12 = Code("invalidPKCS12")
 
         /// The code's name.
         public var description: String { name }

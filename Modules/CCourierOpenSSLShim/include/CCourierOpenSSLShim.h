@@ -121,4 +121,44 @@ typedef void (*courier_release_fn)(void *userdata);
 int courier_ssl_ctx_install_verify(
     void *ssl_ctx, const char *host_or_null, courier_verify_fn fn, void *userdata, courier_release_fn release);
 
+// MARK: - Client identities
+
+/// What loading a client identity came to.
+enum {
+    COURIER_IDENTITY_OK = 0,
+    COURIER_IDENTITY_BAD_CERTIFICATE = 1,
+    COURIER_IDENTITY_BAD_KEY = 2,
+    COURIER_IDENTITY_WRONG_PASSPHRASE = 3,
+    COURIER_IDENTITY_KEY_MISMATCH = 4,
+    COURIER_IDENTITY_BAD_PKCS12 = 5,
+    COURIER_IDENTITY_NO_KEY = 6,
+    COURIER_IDENTITY_OUT_OF_MEMORY = 7,
+};
+
+/// A client identity re-encoded for libcurl's blob options: the certificate chain (leaf first) and
+/// the private key, unencrypted, as PEM in memory; free with courier_identity_free.
+typedef struct {
+    char *certificate_pem;
+    size_t certificate_pem_length;
+    char *key_pem;
+    size_t key_pem_length;
+    char subject[512];
+    long long not_before;
+    long long not_after;
+    unsigned long openssl_error;
+} courier_identity;
+
+/// Loads a certificate (PEM chain or DER) and its private key (PEM or DER, encrypted or not; NULL
+/// when the PEM certificate data holds the key too). `passphrase` may be NULL: an encrypted key
+/// then fails with COURIER_IDENTITY_WRONG_PASSPHRASE rather than prompting on a terminal.
+int courier_identity_load(const unsigned char *certificate, size_t certificate_length, const unsigned char *key,
+                          size_t key_length, const char *passphrase, courier_identity *out);
+
+/// Loads a PKCS#12 bundle; checks its MAC with `passphrase` first (NULL or "" for none).
+int courier_identity_load_pkcs12(const unsigned char *bundle, size_t length, const char *passphrase,
+                                 courier_identity *out);
+
+/// Frees what a load allocated (the key bytes are wiped first).
+void courier_identity_free(courier_identity *identity);
+
 #endif

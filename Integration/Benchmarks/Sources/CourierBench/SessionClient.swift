@@ -57,13 +57,15 @@ enum SessionClient {
         let request = HTTPRequest(url: url)
         let response = HTTPResponse(
             status: .ok,
-            headers: (try? HTTPHeaders([("Content-Type", "application/json"), ("Content-Length", String(body.count))])) ?? HTTPHeaders(),
+            headers: (try? HTTPHeaders([("Content-Type", "application/json"), ("Content-Length", String(body.count))]))
+                ?? HTTPHeaders(),
             url: url
         )
         let rounds = 20_000
         var decoded = 0
         let (_, cpu) = measure {
-            for _ in 0..<rounds where serializer.serializedResponse(response: response, data: body, request: request).value != nil {
+            for _ in 0..<rounds
+            where serializer.serializedResponse(response: response, data: body, request: request).value != nil {
                 decoded += 1
             }
         }

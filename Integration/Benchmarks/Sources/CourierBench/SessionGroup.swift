@@ -42,11 +42,15 @@ enum SessionGroup {
         guard let reference = environment["COURIER_CURL_REFERENCE"],
             FileManager.default.isExecutableFile(atPath: reference)
         else {
-            log("session: COURIER_CURL_REFERENCE must name the compiled reference/curl_reference.c (ci/bench builds it)")
+            log(
+                "session: COURIER_CURL_REFERENCE must name the compiled reference/curl_reference.c (ci/bench builds it)"
+            )
             exit(2)
         }
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        log("session: \(requests) GETs at concurrency \(concurrency) over HTTP/1.1 to \(httpURL), settings \(TransportGroup.settings.joined(separator: " "))")
+        log(
+            "session: \(requests) GETs at concurrency \(concurrency) over HTTP/1.1 to \(httpURL), settings \(TransportGroup.settings.joined(separator: " "))"
+        )
         let www = environment["TEST_WWW_DIR"]
         for row in rows {
             let url = httpURL + row.path
@@ -67,7 +71,9 @@ enum SessionGroup {
                     let label = "session \(row.name) run \(run + 1) \(variant.rawValue)"
                     switch TransportGroup.measureChild(command) {
                     case .success(let figure):
-                        if figure.ok != requests || (bodySize.map { figure.bytesDown != $0 * Double(requests) } ?? false) {
+                        if figure.ok != requests
+                            || (bodySize.map { figure.bytesDown != $0 * Double(requests) } ?? false)
+                        {
                             log("\(label): FAILED: \(figure.summary)")
                             failures[variant, default: 0] += 1
                         } else {
@@ -126,7 +132,8 @@ enum SessionGroup {
             if let ratio = paired(with: .transport, { $0.requestsPerSecond / $1.requestsPerSecond }) {
                 metrics.append(("ratio_to_transport", TransportGroup.rounded(ratio, places: 2)))
             }
-            if let overhead = paired(with: .transport, { $0.cpuMicrosecondsPerRequest - $1.cpuMicrosecondsPerRequest }) {
+            if let overhead = paired(with: .transport, { $0.cpuMicrosecondsPerRequest - $1.cpuMicrosecondsPerRequest })
+            {
                 metrics.append(("overhead_us_per_req", TransportGroup.rounded(overhead, places: 1)))
             }
             if let decode { metrics.append(("decode_us_per_req", TransportGroup.rounded(decode, places: 1))) }

@@ -136,7 +136,10 @@ enum TransportClient {
         }
 
         // The session's layers are built before the clock starts, as the transport is.
-        let api = HTTPSessionManager(baseURL: nil, session: SessionManager(transport: transport, interceptor: RetryPolicy()))
+        let api = HTTPSessionManager(
+            baseURL: nil,
+            session: SessionManager(transport: transport, interceptor: RetryPolicy())
+        )
         let perform: @Sendable () async -> Outcome =
             switch options.via {
             case "session": { await SessionClient.data(url.absoluteString, on: api) }
