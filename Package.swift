@@ -31,7 +31,14 @@ let package = Package(
         module("CourierHTTP", folder: "HTTP"),
         module("CourierSerialization", folder: "Serialization", ["CourierHTTP"]),
         module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
-        module("CourierTesting", folder: "Testing", ["CourierHTTP", "CourierTransport", "CourierReachability"]),
+        module(
+            "CourierTesting",
+            folder: "Testing",
+            [
+                "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability", "CourierSecurity",
+                "CourierSessionCore",
+            ]
+        ),
         module("CourierSecurity", folder: "Security"),
         module(
             "CourierSessionCore",
@@ -128,7 +135,13 @@ let package = Package(
             dependencies: ["CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTestSupport"]
         ),
         .testTarget(name: "CourierTransportTests", dependencies: ["CourierHTTP", "CourierTransport"]),
-        .testTarget(name: "CourierTestingTests", dependencies: ["CourierHTTP", "CourierTransport", "CourierTesting"]),
+        .testTarget(
+            name: "CourierTestingTests",
+            dependencies: [
+                "CourierHTTP", "CourierTransport", "CourierTesting", "CourierSecurity",
+                "CourierSessionCore", "CourierSerialization",
+            ]
+        ),
         .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity"]),
         .testTarget(name: "CourierDiagnosticsTests", dependencies: ["CourierDiagnostics", "CourierTestSupport"]),
         .testTarget(
