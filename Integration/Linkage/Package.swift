@@ -19,6 +19,7 @@ let rootIdentity = root.lastPathComponent.lowercased()
 // folder, because SwiftPM caches the evaluated manifest and would not see a new folder.)
 let probedProducts = [
     "CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTransport", "CourierTesting",
+    "CourierTestingExpectations",
     "CourierSecurity", "CourierSecurityOpenSSL", "CourierCurl", "CourierDiagnostics", "CourierSessionCore",
     "CourierReachability",
     "CourierDiskCache", "CourierImageCache", "CourierImageDecoding",
