@@ -24,18 +24,19 @@ public final class ProfileClient: Sendable {
         api.requestSerializer = JSONRequestSerializer()
     }
 
-    /// GET me
+    /// The signed-in user's profile (`GET me`).
     public func profile() async throws(ProfileError) -> Profile {
         try await call { () throws(SessionError) in try await api.decodable(.get, "me", as: Profile.self) }
     }
 
-    /// PUT me with `{"name": …}`
+    /// Renames the signed-in user (`PUT me` with `{"name": …}`) and returns the updated profile.
     public func rename(to name: String) async throws(ProfileError) -> Profile {
         try await call { () throws(SessionError) in
             try await api.decodable(.put, "me", encoding: ["name": name], as: Profile.self)
         }
     }
 
+    /// Ends the calls in flight; the transport belongs to whoever made it.
     public func shutdown() async {
         await api.shutdown()
     }
