@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "CourierSerializationXML", targets: ["CourierSerializationXML"]),
         .library(name: "CourierTransport", targets: ["CourierTransport"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .library(name: "CourierTestingExpectations", targets: ["CourierTestingExpectations"]),
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
         .library(name: "CourierSecurityOpenSSL", targets: ["CourierSecurityOpenSSL"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
@@ -32,7 +33,17 @@ let package = Package(
         module("CourierHTTP", folder: "HTTP"),
         module("CourierSerialization", folder: "Serialization", ["CourierHTTP"]),
         module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
-        module("CourierTesting", folder: "Testing", ["CourierHTTP", "CourierTransport", "CourierReachability"]),
+        module(
+            "CourierTesting",
+            folder: "Testing",
+            [
+                "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability", "CourierSecurity",
+                "CourierSessionCore",
+            ]
+        ),
+        // Swift Testing links full Foundation: the doubles that fail the running test live here, so
+        // that CourierTesting stays on FoundationEssentials.
+        module("CourierTestingExpectations", folder: "TestingExpectations", ["CourierTesting"]),
         module("CourierSecurity", folder: "Security"),
         module(
             "CourierSessionCore",
@@ -142,7 +153,13 @@ let package = Package(
             dependencies: ["CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTestSupport"]
         ),
         .testTarget(name: "CourierTransportTests", dependencies: ["CourierHTTP", "CourierTransport"]),
-        .testTarget(name: "CourierTestingTests", dependencies: ["CourierHTTP", "CourierTransport", "CourierTesting"]),
+        .testTarget(
+            name: "CourierTestingTests",
+            dependencies: [
+                "CourierHTTP", "CourierTransport", "CourierTesting", "CourierTestingExpectations", "CourierSecurity",
+                "CourierSessionCore", "CourierSerialization",
+            ]
+        ),
         .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity"]),
         .testTarget(name: "CourierDiagnosticsTests", dependencies: ["CourierDiagnostics", "CourierTestSupport"]),
         .testTarget(

@@ -5,6 +5,7 @@ import PackageDescription
 // Courier as a user's package sees it. One tiny executable per product of the root package, which
 // ci/check-linkage builds and inspects for what it links; and the README's examples (Examples/),
 // which ci/check-readme compiles, runs where they need no network, and compares with the README.
+// (The README's testing example is a package of its own, Integration/AppExample.)
 //
 // ci/check-linkage builds the probes and inspects what each one links. A probe is a folder `Sources/<Product>/` holding a `main.swift`
 // that uses one symbol of that product, plus its name in `probedProducts` below. A backend's probe
@@ -19,6 +20,7 @@ let rootIdentity = root.lastPathComponent.lowercased()
 // folder, because SwiftPM caches the evaluated manifest and would not see a new folder.)
 let probedProducts = [
     "CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTransport", "CourierTesting",
+    "CourierTestingExpectations",
     "CourierSecurity", "CourierSecurityOpenSSL", "CourierCurl", "CourierDiagnostics", "CourierSessionCore",
     "CourierReachability",
     "CourierDiskCache", "CourierImageCache", "CourierImageDecoding", "CourierRequestCompression",
@@ -48,18 +50,6 @@ let examples: [Target] = [
             courier("CourierSecurityOpenSSL"), courier("CourierSerialization"), courier("CourierSessionCore"),
         ],
         path: "Examples/CustomStack"
-    ),
-    .target(
-        name: "ProfileApp",
-        dependencies: [courier("CourierHTTP"), courier("CourierSerialization"), courier("CourierTransport")],
-        path: "Examples/ProfileApp"
-    ),
-    .testTarget(
-        name: "ProfileAppTests",
-        dependencies: [
-            "ProfileApp", courier("CourierHTTP"), courier("CourierTesting"), courier("CourierTransport"),
-        ],
-        path: "Examples/ProfileAppTests"
     ),
 ]
 

@@ -80,6 +80,7 @@ public final class MockTransport: HTTPTransport {
         /// One entry per started transfer, in start order; the body is set once it has been read.
         var records: [(request: HTTPRequest, body: Data?)] = []
         var controlCalls: [ControlCall] = []
+        var unstubbedHandler: (@Sendable (HTTPRequest) -> Void)?
     }
 
     private let state = Mutex(State())
@@ -192,6 +193,21 @@ public final class MockTransport: HTTPTransport {
         )
     }
 
+    /// Calls `handler` with every request that matches no stub, before its transfer fails.
+    ///
+    /// `CourierTestingExpectations` uses it to fail the running test
+    /// (`MockTransport.failingTestOnUnstubbedRequest()`); a test can also collect them:
+    ///
+    /// ```swift
+    /// let missed = Mutex<[HTTPRequest]>([])
+    /// transport.onUnstubbedRequest { request in missed.withLock { $0.append(request) } }
+    /// ```
+    /// - Parameter handler: Called once per unstubbed request, from the transfer's task; it
+    ///   replaces the handler set before and survives ``reset()``.
+    public func onUnstubbedRequest(_ handler: @escaping @Sendable (HTTPRequest) -> Void) {
+        state.withLock { $0.unstubbedHandler = handler }
+    }
+
     /// Every request whose body has been read, in the order the transfers were started.
     public var requests: [RecordedRequest] {
         state.withLock { state in
@@ -214,7 +230,9 @@ public final class MockTransport: HTTPTransport {
 
     /// Removes every stub and record.
     public func reset() {
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            state = State(unstubbedHandler: state.unstubbedHandler)
+        }
     }
 
     /// Starts a scripted transfer and returns at once; the script plays in a task.
@@ -268,6 +286,7 @@ public final class MockTransport: HTTPTransport {
                 source.yield(.uploadProgress(TransferProgress(completed: Int64(body.count), total: sent.body.length)))
             }
             guard let respond else {
+                self.state.withLock { $0.unstubbedHandler }?(sent)
                 source.yield(.failed(TransportError(category: .other, message: "no stub for \(sent)", url: sent.url)))
                 return
             }

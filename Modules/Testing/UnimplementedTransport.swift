@@ -14,9 +14,19 @@ internal import Synchronization
 /// ```
 public final class UnimplementedTransport: HTTPTransport {
     private let recorded = Mutex<[HTTPRequest]>([])
+    private let onAttempt: (@Sendable (HTTPRequest) -> Void)?
 
     /// Creates the transport.
-    public init() {}
+    ///
+    /// ```swift
+    /// let transport = UnimplementedTransport { request in print("unexpected \(request)") }
+    /// ```
+    /// `CourierTestingExpectations` passes a handler that fails the running test
+    /// (`UnimplementedTransport.failingTest()`).
+    /// - Parameter onAttempt: Called with every attempted request, before its transfer fails.
+    public init(onAttempt: (@Sendable (HTTPRequest) -> Void)? = nil) {
+        self.onAttempt = onAttempt
+    }
 
     /// Every request that was attempted, in order.
     public var attempts: [HTTPRequest] { recorded.withLock { $0 } }
@@ -29,6 +39,7 @@ public final class UnimplementedTransport: HTTPTransport {
     /// - Returns: A transfer whose only event is the failure.
     public func startTransfer(_ request: HTTPRequest, options: TransferOptions) -> HTTPTransfer {
         recorded.withLock { $0.append(request) }
+        onAttempt?(request)
         let (events, source) = TransferEvents.makeEvents(
             highWaterMark: options.highWaterMark,
             lowWaterMark: options.lowWaterMark
