@@ -1,5 +1,5 @@
 /// A command line that could not be understood: `courier` prints the message and the usage text and
-/// exits with status 2, as curl and most Unix tools do for bad arguments.
+/// exits with status 1, as httpie does (its 2 means a timeout).
 struct UsageError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
