@@ -173,7 +173,7 @@ import Testing
         #expect(result.status == 0, "\(result.standardError)")
         let text = result.outputText
         for part in [
-            "POST /anything HTTP/1.1\n", "\n\n{\"name\": \"Ada\"}\n", "curl -X 'POST'", "HTTP/1.1 200 OK\n",
+            "POST /anything HTTP/1.1\n", "\n\n{\n    \"name\": \"Ada\"\n}\n\ncurl -X 'POST'", "HTTP/1.1 200 OK\n",
             "\n    \"json\": {\n        \"name\": \"Ada\"\n    },", "metrics:\n  protocol      HTTP/1.1",
             "  retries       0\n  redirects     0\n",
         ] {

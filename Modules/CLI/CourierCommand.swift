@@ -39,9 +39,13 @@ struct CourierCommand {
         if let word = arguments.first, let command = registry.command(word) {
             exit(await command.run(Array(arguments.dropFirst())))
         }
-        if arguments.isEmpty || arguments == ["-h"] {
+        if arguments == ["-h"] {
             print(CourierHelp.text(registry))
-            exit(arguments.isEmpty ? 1 : 0)
+            exit(0)
+        }
+        if arguments.isEmpty {
+            StandardStreams.printError(CourierHelp.text(registry))
+            exit(1)
         }
         exit(await RequestCommand.run(arguments, registry: registry))
     }

@@ -1,5 +1,6 @@
 internal import CourierSessionCore
 internal import CourierTransport
+internal import FoundationEssentials
 
 /// httpie's exit statuses: 0 done, 1 an error (bad arguments included), 2 timed out, 3/4/5 a
 /// 3xx/4xx/5xx response with `--check-status` (or a download), 6 too many redirects.
@@ -32,6 +33,6 @@ enum ExitStatus {
     /// one (its category and libcurl's code), the session's otherwise.
     static func message(_ error: SessionError) -> String {
         if let transport = error.transportError { return "courier: error: \(transport)" }
-        return "courier: error: \(error)"
+        return "courier: error: \(error.message)" + (error.failingURL.map { " (\($0.absoluteString))" } ?? "")
     }
 }

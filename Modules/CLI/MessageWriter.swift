@@ -38,9 +38,11 @@ struct MessageWriter {
         }
         if selection.shows("B"), request.body.kind != .empty {
             if let bytes = request.body.bytes {
-                try writeBody(bytes, contentType: request.headers["Content-Type"])
-                // The response follows: keep the two messages apart, as httpie does.
-                if !selection.parts.isDisjoint(with: "hbm") || selection.showsCurlDescription { try emit("\n\n") }
+                let endsLine = try writeBody(bytes, contentType: request.headers["Content-Type"])
+                // The response follows: keep the two messages apart by a blank line, as httpie does.
+                if !selection.parts.isDisjoint(with: "hbm") || selection.showsCurlDescription {
+                    try emit(endsLine ? "\n" : "\n\n")
+                }
             } else {
                 let size = request.body.length.map { "\($0) bytes" } ?? "streamed"
                 try emit("(\(request.headers["Content-Type"] ?? "body"), \(size), not shown)\n\n")
@@ -58,21 +60,32 @@ struct MessageWriter {
         try emit(status + "\n" + fields(response.headers) + "\n")
     }
 
-    /// A body: JSON formatted when asked, binary data kept off a terminal.
-    func writeBody(_ body: Data, contentType: String?) throws(CommandFailure) {
+    /// A body: JSON formatted when asked, binary data kept off a terminal. Returns whether what it
+    /// wrote ends a line.
+    @discardableResult
+    func writeBody(_ body: Data, contentType: String?) throws(CommandFailure) -> Bool {
         if isTerminal, body.contains(0) {
             try emit("+-----------------------------------------+\n")
             try emit("| NOTE: binary data not shown in terminal |\n")
-            try emit("+-----------------------------------------+\n\n")
-            return
+            try emit("+-----------------------------------------+\n")
+            return true
         }
         let isJSON = contentType.map { $0.lowercased().contains("json") } ?? false
         if selection.formats, isJSON, let text = JSONFormatter.format(body, colours: selection.colours) {
-            try emit(text + "\n\n")
-            return
+            try emit(text + "\n")
+            return true
         }
         try StandardStreams.write(body, to: descriptor)
-        if isTerminal, body.last != UInt8(ascii: "\n") { try emit("\n") }
+        if isTerminal, body.last != UInt8(ascii: "\n") {
+            try emit("\n")
+            return true
+        }
+        return body.last == UInt8(ascii: "\n")
+    }
+
+    /// A blank line after a body, before the metrics.
+    func separate(endsLine: Bool) throws(CommandFailure) {
+        try emit(endsLine ? "\n" : "\n\n")
     }
 
     /// The metrics (`m`): libcurl's timings of the last attempt, then retries and redirects.
@@ -81,7 +94,7 @@ struct MessageWriter {
         var lines = MetricsSummary.lines(last)
         lines.append("  retries       \(retries)")
         lines.append("  redirects     \(redirects)")
-        try emit(lines.joined(separator: "\n") + "\n\n")
+        try emit(lines.joined(separator: "\n") + "\n")
     }
 
     /// The request target: path and query, `/` for an empty path.

@@ -74,7 +74,8 @@ enum RequestCommand {
         guard let head = response.response else { return ExitStatus.error }
         try writer.writeHead(head)
         if selection.shows("b"), let body = response.data, !body.isEmpty {
-            try writer.writeBody(body, contentType: head.headers["Content-Type"])
+            let endsLine = try writer.writeBody(body, contentType: head.headers["Content-Type"])
+            if selection.shows("m") { try writer.separate(endsLine: endsLine) }
         }
         try writer.writeMetrics(response.metrics, retries: response.retryCount, redirects: response.redirects.count)
         guard line.checksStatus else { return ExitStatus.success }
