@@ -51,7 +51,8 @@ enum CourierHelp {
                             resumes with Range and If-Range, so a file that changed on the server
                             restarts cleanly; httpie resumes without If-Range and splices two
                             versions. A partial file without its record is downloaded again.
-          --progress        draw the progress line even when stderr is not a terminal
+          --progress        draw the progress line even when stderr is not a terminal, for
+                            uploads too (on a terminal, bodies over 1 MiB draw one anyway)
 
         network:
           -F, --follow      follow redirects (not by default, as httpie)

@@ -55,14 +55,13 @@ enum RequestCommand {
         try writer.writeRequest(request)
         if line.offline { return ExitStatus.success }
 
-        let client = try makeClient(line)
+        let client = try makeClient(line, original: request)
         if line.download {
             let status = await DownloadRunner(line: line, request: request, client: client, writer: writer).run()
             await client.shutdown()
             return status
         }
-        let serializer = DataResponseSerializer(validator: ResponseValidator(acceptableStatusCodes: nil))
-        let response = await client.session.session.response(for: request, serializer: serializer)
+        let response = await exchange(request, on: client, line: line)
         await client.shutdown()
         if line.showsMetrics, let metrics = response.metrics.last {
             for text in MetricsSummary.lines(metrics) { StandardStreams.printError(text) }
@@ -84,6 +83,38 @@ enum RequestCommand {
         return status
     }
 
+    /// Sends the request; a large body (over 1 MiB) draws an upload progress line on a terminal, any
+    /// body with `--progress`.
+    private static func exchange(
+        _ request: HTTPRequest,
+        on client: CourierClient,
+        line: RequestCommandLine
+    ) async -> DataResponse<Data> {
+        let serializer = DataResponseSerializer(validator: ResponseValidator(acceptableStatusCodes: nil))
+        let length = request.body.length ?? 0
+        let showsProgress =
+            request.body.kind != .empty
+            && (line.forcesProgress || (StandardStreams.errorIsTerminal && length > 1 << 20))
+        guard showsProgress else {
+            return await client.session.session.response(for: request, serializer: serializer)
+        }
+        let progress = ProgressBox(ProgressLine(style: .live, label: "upload") { StandardStreams.writeError($0) })
+        let response = await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<Data>, Never>) in
+            client.session.session.dataTask(
+                with: request,
+                serializer: serializer,
+                uploadProgress: { progress.update(completed: $0.completed, total: $0.total) },
+                completion: { continuation.resume(returning: $0) }
+            ).resume()
+        }
+        if response.error == nil {
+            progress.finish(completed: length, total: length)
+        } else {
+            progress.abandon()
+        }
+        return response
+    }
+
     private static func openOutput(_ path: String) throws(CommandFailure) -> Int32 {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -93,9 +124,12 @@ enum RequestCommand {
     }
 
     /// The client for one command line: its transport settings, redirects, retries and deadline.
-    static func makeClient(_ line: RequestCommandLine) throws(CommandFailure) -> CourierClient {
+    static func makeClient(_ line: RequestCommandLine, original: HTTPRequest) throws(CommandFailure) -> CourierClient {
         do {
             return try CourierClient(baseURL: nil) { configuration in
+                if line.resumes {
+                    configuration.interceptors = [ResumeHeaders(headers: original.headers, origin: original.url)]
+                }
                 configuration.curl.tls.caFile = line.caFile
                 if line.noProxy {
                     configuration.curl.proxy = .none
