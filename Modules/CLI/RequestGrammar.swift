@@ -91,45 +91,21 @@ enum RequestGrammar {
 
     static func parse(_ arguments: [String], registry: CommandRegistry) throws(UsageError) -> RequestCommandLine {
         var line = RequestCommandLine()
-        var positionals: [String] = []
-        var index = 0
-        var optionsEnded = false
-        while index < arguments.count {
-            let word = arguments[index]
-            index += 1
-            if optionsEnded || !word.hasPrefix("-") || word == "-" {
-                positionals.append(word)
-                continue
-            }
-            if word == "--" {
-                optionsEnded = true
-                continue
-            }
-            var name = word
-            var inlineValue: String?
-            if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
-                name = String(word[..<equals])
-                inlineValue = String(word[word.index(after: equals)...])
-            }
-            name = aliases[name] ?? name
-            if let apply = flags[name] {
-                guard inlineValue == nil else { throw UsageError(message: "\(name) takes no value") }
-                apply(&line)
-            } else if options.contains(name) {
-                let value: String
-                if let inlineValue {
-                    value = inlineValue
-                } else if index < arguments.count {
-                    value = arguments[index]
-                    index += 1
-                } else {
-                    throw UsageError(message: "\(name) needs a value")
-                }
-                try apply(name, value, to: &line)
+        var specification = ArgumentSpecification(
+            flags: Set(flags.keys),
+            options: options,
+            aliases: aliases
+        )
+        specification.variadicPositionals = true
+        let parsed = try ParsedArguments.parse(arguments, specification)
+        for occurrence in parsed.occurrences {
+            if let value = occurrence.value {
+                try apply(occurrence.name, value, to: &line)
             } else {
-                throw UsageError(message: "unknown option \(word)")
+                flags[occurrence.name]?(&line)
             }
         }
+        let positionals = parsed.positionals
         if line.showsHelp { return line }
         try assign(positionals, to: &line, registry: registry)
         try check(line)
