@@ -70,10 +70,10 @@ struct DownloadRunner {
         if line.showsMetrics, let metrics = response.metrics.last {
             for text in MetricsSummary.lines(metrics) { StandardStreams.printError(text) }
         }
-        if let head = response.response, writer.selection.shows("h") {
-            try? MessageWriter(selection: writer.selection, descriptor: STDERR_FILENO, isTerminal: false)
-                .writeHead(head)
-        }
+        // The body is the file, so the head and the metrics go to stderr, as httpie's head does.
+        let diagnostics = MessageWriter(selection: writer.selection, descriptor: STDERR_FILENO, isTerminal: false)
+        if let head = response.response { try? diagnostics.writeHead(head) }
+        try? diagnostics.writeMetrics(response.metrics, retries: nil, redirects: nil)
         if let error = response.error {
             if error.kind == .serialization, let head = response.response {
                 StandardStreams.printError("courier: error: HTTP \(head.status); nothing saved")

@@ -89,11 +89,12 @@ struct MessageWriter {
     }
 
     /// The metrics (`m`): libcurl's timings of the last attempt, then retries and redirects.
-    func writeMetrics(_ metrics: [TransferMetrics], retries: Int, redirects: Int) throws(CommandFailure) {
+    /// A download's response does not count them, so they are optional.
+    func writeMetrics(_ metrics: [TransferMetrics], retries: Int?, redirects: Int?) throws(CommandFailure) {
         guard selection.shows("m"), let last = metrics.last else { return }
         var lines = MetricsSummary.lines(last)
-        lines.append("  retries       \(retries)")
-        lines.append("  redirects     \(redirects)")
+        if let retries { lines.append("  retries       \(retries)") }
+        if let redirects { lines.append("  redirects     \(redirects)") }
         try emit(lines.joined(separator: "\n") + "\n")
     }
 
