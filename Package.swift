@@ -132,7 +132,7 @@ let package = Package(
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
-                "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
+                "Courier", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierSessionCore",
             ],
             path: "Modules/CLI"

@@ -4,8 +4,9 @@ import CourierTransport
 import Foundation
 import Testing
 
-/// The `courier get`, `download` and `upload` commands as a user runs them: exit statuses, clean
-/// one-line errors, headers, metrics and the resume record.
+/// `courier get URL` (now httpie's grammar with the method `get`) and the older `download` and
+/// `upload` commands as a user runs them: exit statuses, clean one-line errors, headers, metrics
+/// and the resume record.
 @Suite struct CLICommandTests {
     static var ready: Bool { CLIProcess.binary != nil }
     static var serversReady: Bool { ready && CurlTestServers.hasTLS && CurlTestServers.wwwDirectory != nil }
@@ -17,9 +18,9 @@ import Testing
     private func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
     @Test(.enabled(if: ready, "no courier binary"))
-    func badArgumentsPrintUsageAndExitTwo() async throws {
+    func badArgumentsPrintUsageAndExitOne() async throws {
+        // 1, as httpie: 2 means a timeout.
         let cases: [([String], String)] = [
-            (["get"], "courier: missing URL"),
             (["get", "http://127.0.0.1:1/", "--bogus"], "courier: unknown option --bogus"),
             (["get", "ftp://example.test/"], "courier: not an http:// or https:// URL: ftp://example.test/"),
             (["get", "http://127.0.0.1:1/", "--header", "no colon"], "courier: --header wants 'Name: value'"),
@@ -28,11 +29,11 @@ import Testing
                 ["upload", "http://127.0.0.1:1/", "--file", "x", "--method", "PATCH"],
                 "courier: --method must be PUT or POST"
             ),
-            (["frobnicate"], "courier: unknown command frobnicate"),
+            (["frobnicate", "plainword"], "courier: not a request item: \"plainword\""),
         ]
         for (arguments, message) in cases {
             let result = try await CLIProcess.run(arguments)
-            #expect(result.status == 2, "\(arguments)")
+            #expect(result.status == 1, "\(arguments)")
             #expect(result.standardError.hasPrefix(message), "\(arguments): \(result.standardError)")
             #expect(result.standardError.contains("usage: courier"), "\(arguments)")
             #expect(result.standardOutput.isEmpty, "\(arguments)")
@@ -81,20 +82,22 @@ import Testing
     }
 
     @Test(.enabled(if: serversReady, "servers not set"))
-    func getWritesToAFileWithAProgressLine() async throws {
+    func downloadWritesToAFileWithAProgressLine() async throws {
         let base = try #require(CurlTestServers.http)
         let path = temporaryPath("100m")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try await CLIProcess.run(
-            ["get", base.adding("/big-100m").absoluteString, "--output", path, "--progress", "--no-proxy"]
+            ["-d", base.adding("/big-100m").absoluteString, "--output", path, "--progress", "--no-proxy"]
         )
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber
         #expect(size?.int64Value == 100 << 20)
         // The last redraw: carriage return, erase line, the totals, then the newline that ends it.
-        let last = try #require(result.standardError.components(separatedBy: "\r\u{1B}[K").last)
-        #expect(last.hasPrefix("  get 100.0%  100.0 MiB of 100.0 MiB  "), "\(last.debugDescription)")
+        var last = try #require(result.standardError.components(separatedBy: "\r\u{1B}[K").last)
+        #expect(last.hasSuffix("\ncourier: saved 104857600 bytes to \(path)\n"), "\(last.debugDescription)")
+        last = String(last.prefix { $0 != "\n" }) + "\n"
+        #expect(last.hasPrefix("  download 100.0%  100.0 MiB of 100.0 MiB  "), "\(last.debugDescription)")
         #expect(last.hasSuffix("/s\n"), "\(last.debugDescription)")
     }
 
@@ -126,13 +129,22 @@ import Testing
     }
 
     @Test(.enabled(if: serversReady, "servers not set"))
-    func httpErrorStatusExitsOneAndLeavesNoFile() async throws {
+    func httpErrorStatusExitsFourWithCheckStatusAndLeavesNoFile() async throws {
         let base = try #require(CurlTestServers.http)
         let path = temporaryPath("missing")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let get = try await CLIProcess.run(["get", base.adding("/no-such-file").absoluteString, "--no-proxy"])
-        #expect(get.status == 1)
-        #expect(get.standardError == "courier: error: HTTP 404 Not Found\n")
+        #expect(get.status == 0, "an error status is a response, as in httpie")
+        let checked = try await CLIProcess.run([
+            "get", base.adding("/no-such-file").absoluteString, "--no-proxy", "--check-status",
+        ])
+        #expect(checked.status == 4)
+        #expect(checked.standardError == "courier: warning: HTTP 404 Not Found\n")
+        let newDownload = try await CLIProcess.run(
+            ["-d", base.adding("/no-such-file").absoluteString, "-o", path, "--no-proxy"]
+        )
+        #expect(newDownload.status == 4)
+        #expect(!FileManager.default.fileExists(atPath: path))
         let download = try await CLIProcess.run(
             ["download", base.adding("/no-such-file").absoluteString, "--to", path, "--no-proxy"]
         )

@@ -53,10 +53,15 @@ enum CLIProcess {
         return environment
     }
 
-    /// Runs `courier` with `arguments`.
-    static func run(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CLIResult {
+    /// Runs `courier` with `arguments`; stdin is `/dev/null` unless `input` is given.
+    static func run(
+        _ arguments: [String],
+        input: Data? = nil,
+        inputIsPipe: Bool = false,
+        timeout: Duration = .seconds(120)
+    ) async throws -> CLIResult {
         guard let binary else { throw ToolError(message: "no courier binary") }
-        return try await runHelperProcess(binary, arguments, timeout: timeout)
+        return try await runHelperProcess(binary, arguments, input: input, inputIsPipe: inputIsPipe, timeout: timeout)
     }
 }
 
@@ -84,11 +89,13 @@ struct CLIResult {
 
 /// Runs `executable` with output in temporary files (a chatty child never blocks on a pipe) and
 /// awaits its exit through a continuation; a child still running after `timeout` is terminated, so
-/// a hang fails the test instead of stalling the run.
+/// a hang fails the test instead of stalling the run. `input` is a regular file on stdin, or with
+/// `inputIsPipe` written into a pipe.
 func runHelperProcess(
     _ executable: String,
     _ arguments: [String],
     input: Data? = nil,
+    inputIsPipe: Bool = false,
     timeout: Duration = .seconds(120)
 ) async throws -> CLIResult {
     let files = FileManager.default
@@ -106,7 +113,12 @@ func runHelperProcess(
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = CLIProcess.childEnvironment
-    process.standardInput = input == nil ? FileHandle.nullDevice : try FileHandle(forReadingFrom: inputFile)
+    let pipe = inputIsPipe ? Pipe() : nil
+    if let pipe {
+        process.standardInput = pipe
+    } else {
+        process.standardInput = input == nil ? FileHandle.nullDevice : try FileHandle(forReadingFrom: inputFile)
+    }
     process.standardOutput = try FileHandle(forWritingTo: outputFile)
     process.standardError = try FileHandle(forWritingTo: errorFile)
     let clock = ContinuousClock()
@@ -120,6 +132,13 @@ func runHelperProcess(
         process.terminationHandler = { _ in continuation.resume() }
         do {
             try process.run()
+            if let pipe {
+                let bytes = input ?? Data()
+                Thread.detachNewThread {
+                    try? pipe.fileHandleForWriting.write(contentsOf: bytes)
+                    try? pipe.fileHandleForWriting.close()
+                }
+            }
         } catch {
             process.terminationHandler = nil
             continuation.resume(throwing: error)

@@ -1,5 +1,5 @@
 /// A command line that could not be understood: `courier` prints the message and the usage text and
-/// exits with status 2, as curl and most Unix tools do for bad arguments.
+/// exits with status 1, as httpie does (its 2 means a timeout).
 struct UsageError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
@@ -14,11 +14,20 @@ struct ArgumentSpecification {
     var options: Set<String> = []
     var aliases: [String: String] = [:]
     var positionals: [String] = []
+    /// Whether any number of positionals is accepted (the request grammar sorts them out itself).
+    var variadicPositionals = false
 }
 
 /// The arguments of one command after parsing.
 struct ParsedArguments {
+    /// One flag or option as it appeared, so that a later one can override an earlier one.
+    struct Occurrence {
+        let name: String
+        let value: String?
+    }
+
     private(set) var positionals: [String] = []
+    private(set) var occurrences: [Occurrence] = []
     private var flags: Set<String> = []
     private var values: [String: [String]] = [:]
 
@@ -61,6 +70,7 @@ struct ParsedArguments {
             if specification.flags.contains(name) {
                 guard inlineValue == nil else { throw UsageError(message: "\(name) takes no value") }
                 parsed.flags.insert(name)
+                parsed.occurrences.append(Occurrence(name: name, value: nil))
             } else if specification.options.contains(name) {
                 let value: String
                 if let inlineValue {
@@ -72,11 +82,13 @@ struct ParsedArguments {
                     throw UsageError(message: "\(name) needs a value")
                 }
                 parsed.values[name, default: []].append(value)
+                parsed.occurrences.append(Occurrence(name: name, value: value))
             } else {
                 throw UsageError(message: "unknown option \(word)")
             }
         }
-        guard parsed.positionals.count == specification.positionals.count else {
+        guard specification.variadicPositionals || parsed.positionals.count == specification.positionals.count
+        else {
             let expected = specification.positionals.joined(separator: " ")
             if parsed.positionals.count < specification.positionals.count {
                 throw UsageError(message: "missing \(expected)")

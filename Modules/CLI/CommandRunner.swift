@@ -1,5 +1,6 @@
 /// Runs a transfer command and turns its outcome into an exit status: 0 done, 1 a typed failure
-/// (printed as one clean line on stderr), 2 bad arguments (with the usage text).
+/// (printed as one clean line on stderr) or bad arguments (with the usage text, as httpie: 2 means
+/// a timeout there).
 enum CommandRunner {
     static func execute<Command: TransferCommand>(_ type: Command.Type, _ words: [String]) async -> Int32 {
         if words.contains("--help") || words.contains("-h") {
@@ -27,6 +28,6 @@ enum CommandRunner {
 
     static func usageFailure(_ error: UsageError, usage: String) -> Int32 {
         StandardStreams.printError("courier: \(error.message)\nusage: \(usage)")
-        return 2
+        return 1
     }
 }

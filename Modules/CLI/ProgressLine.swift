@@ -1,4 +1,5 @@
-/// A progress line for a running transfer.
+/// A progress line for a running transfer: bytes, percentage, rate and, while a known total is not
+/// reached, the time left.
 ///
 /// On a terminal it redraws one line in place (`\r`, at most ten times a second); elsewhere (a log,
 /// `ci/demo`'s output) it prints a line at each quarter, so the output stays short and readable.
@@ -80,6 +81,13 @@ final class ProgressLine {
         } else {
             text += ByteFormatting.size(completed)
         }
-        return text + "  \(ByteFormatting.rate(completed - baseline, over: elapsed))"
+        text += "  \(ByteFormatting.rate(completed - baseline, over: elapsed))"
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let moved = completed - baseline
+        if let total, total > completed, moved > 0, seconds > 0 {
+            let remaining = Int((Double(total - completed) * seconds / Double(moved)).rounded(.up))
+            text += remaining >= 60 ? "  ETA \(remaining / 60)m\(remaining % 60)s" : "  ETA \(remaining)s"
+        }
+        return text
     }
 }

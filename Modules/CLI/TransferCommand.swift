@@ -1,4 +1,4 @@
-/// A `courier` command that runs one transfer: `get`, `download`, `upload`.
+/// A `courier` command of the older kind, on the transport alone: `download`, `upload`.
 protocol TransferCommand {
     /// The command's synopsis, printed with usage errors and `--help`.
     static var usage: String { get }
@@ -10,6 +10,5 @@ protocol TransferCommand {
     func run() async throws -> Int32
 }
 
-extension GetCommand: TransferCommand {}
 extension DownloadCommand: TransferCommand {}
 extension UploadCommand: TransferCommand {}

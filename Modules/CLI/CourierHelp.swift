@@ -1,0 +1,89 @@
+/// `courier --help`: the grammar, every option, the exit statuses and the registered commands.
+enum CourierHelp {
+    static let synopsis = "usage: courier [METHOD] URL [REQUEST_ITEM ...]   (courier --help for more)"
+
+    static func text(_ registry: CommandRegistry) -> String {
+        """
+        usage: courier [OPTIONS] [METHOD] URL [REQUEST_ITEM ...]
+               courier COMMAND [ARGUMENTS]
+
+        An HTTP client in the spirit of httpie, on Courier and libcurl.
+
+        METHOD   GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE (any case), or any all-capital
+                 word. Default: GET, or POST when the request has a body (data items or stdin).
+        URL      http:// or https://; a URL without a scheme gets http://, and :8080/x means
+                 http://localhost:8080/x.
+
+        REQUEST_ITEM (a backslash makes the next character literal: a\\=b=c)
+          Name:value        a header; 'Name:' removes a default header, 'Name;' sends it empty
+          name==value       a query parameter, appended to the URL
+          name=value        a JSON string field (a form field with --form or --multipart)
+          name:=json        a raw JSON field: 42, true, null, [1,2], {"a":1}
+          name=@file        a string field read from a file;  name:=@file  raw JSON from a file
+          name@path         a file, sent as a multipart part (the body becomes multipart)
+
+        body:
+          -j, --json        data items as a JSON object (the default); Accept asks for JSON
+          -f, --form        data items as application/x-www-form-urlencoded (multipart with files)
+          --multipart       data items as multipart/form-data
+          -I, --ignore-stdin  never read stdin. Without it stdin is the body only when it is a pipe
+                            or a regular file with data, the method allows a body (not GET, HEAD,
+                            DELETE, OPTIONS, TRACE) and no data items are given; a terminal and
+                            /dev/null never are (httpie reads any stdin that is not a terminal)
+
+        output:
+          -p, --print=WHAT  H request headers, B request body, h response headers, b response
+                            body, m metrics. Default: hb on a terminal, b when redirected
+          -h, --headers     --print=h;   -b, --body  --print=b
+          -v, --verbose     --print=HBhbm and the request as a curl command line
+          --pretty=STYLE    all (colour and formatted JSON, the default on a terminal), colors,
+                            format (JSON indented by 4), none (the default when redirected)
+          -o, --output=FILE write the output to FILE instead of stdout (the download with -d)
+          --offline         build the request and print it (default --print=HB), send nothing
+          --metrics         the metrics on stderr, whatever --print says
+          --check-status    exit 3, 4 or 5 for a 3xx, 4xx or 5xx response (and warn on stderr)
+
+        downloads:
+          -d, --download    save the body to --output FILE or the URL's file name, with a live
+                            progress line (bytes, rate, time left) on stderr; implies --check-status
+          -c, --continue    resume a partial --output FILE. Courier keeps FILE.resumedata (the
+                            URL and the file's ETag or Last-Modified) while FILE is partial and
+                            resumes with Range and If-Range, so a file that changed on the server
+                            restarts cleanly; httpie resumes without If-Range and splices two
+                            versions. A partial file without its record is downloaded again.
+          --progress        draw the progress line even when stderr is not a terminal, for
+                            uploads too (on a terminal, bodies over 1 MiB draw one anyway)
+
+        network:
+          -F, --follow      follow redirects (not by default, as httpie)
+          --max-redirects=N with --follow, at most N redirects (default 30), then exit 6
+          --retries=N       retry idempotent requests up to N times on connection errors and
+                            408, 500, 502, 503, 504 (honouring Retry-After); default 0
+          --timeout=SECONDS the whole request, retries and redirects included, then exit 2.
+                            httpie's --timeout is an idle timeout (no bytes for SECONDS); Courier's
+                            transport has its own idle limit of 60 s
+          --connect-timeout=SECONDS  name lookup, TCP and TLS handshakes (default 30)
+          --proxy=URL       use this proxy for every request (httpie's http:URL form works too);
+                            --no-proxy ignores http_proxy and friends
+          --cacert=FILE     trust the CAs in FILE (PEM) instead of the system store
+          --http1.1         HTTP/1.1 only;  --http2  also offer HTTP/2 on http:// (h2c Upgrade);
+                            https:// negotiates HTTP/2 by default
+          -H, --header='Name: value'  a header, like the Name:value item
+          --report-rss      print peak_rss_mib=N on stderr at exit
+
+        exit status: 0 done, 1 error (bad arguments included), 2 timed out, 3/4/5 a 3xx/4xx/5xx
+        response with --check-status or --download, 6 too many redirects
+
+        commands (these words are reserved as the first argument; for a host of that name write
+        http://NAME):
+        \(registry.summaryLines.joined(separator: "\n"))
+
+        examples:
+          courier httpbin.org/get search==courier
+          courier POST httpbin.org/anything name=Ada age:=36 X-Trace:1
+          courier --form POST httpbin.org/anything photo@cat.jpg title=Cat
+          courier -d -o big.iso https://example.com/big.iso      # then --continue after a break
+          courier -v --follow --retries=3 httpbin.org/redirect/2
+        """
+    }
+}

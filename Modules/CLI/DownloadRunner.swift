@@ -1,0 +1,143 @@
+internal import Courier
+internal import CourierHTTP
+internal import CourierSessionCore
+internal import FoundationEssentials
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
+/// `--download` (`-d`): the body goes to a file through the session's download task, with a
+/// progress line on stderr; `--continue` (`-c`) goes on with a partial file.
+///
+/// The file is written in place, as httpie does, and the session keeps its resume record beside
+/// it (`FILE.resumedata`: the URL and the strong `ETag` or `Last-Modified` of the version being
+/// fetched) until the download completes. `--continue` resumes only from that record, with
+/// `Range` and `If-Range`: a server whose file changed answers `200` and the download starts
+/// over. httpie resumes any file it finds with `Range` alone, so a file that changed on the server
+/// is spliced from two versions. A partial file without a record (another tool's, or one whose
+/// server named no validator) is downloaded again from the start: its bytes cannot be tied to a
+/// version, and a validator asked for now would describe the server's current file, not them.
+struct DownloadRunner {
+    let line: RequestCommandLine
+    let request: HTTPRequest
+    let client: CourierClient
+    let writer: MessageWriter
+
+    func run() async -> Int32 {
+        let file = line.output ?? Self.fileName(for: request.url)
+        let resumeData = line.resumes ? resumePoint(file) : nil
+        let progress = ProgressBox(
+            ProgressLine(
+                style: line.forcesProgress || StandardStreams.errorIsTerminal ? .live : .off,
+                label: "download"
+            ) { StandardStreams.writeError($0) }
+        )
+        progress.setBaseline(resumeData?.offset ?? 0)
+        let session = client.session.session
+        let options = DownloadOptions(partialFilePath: file, persistsResumeRecord: true)
+        let destination: DownloadDestination.Choose = { _, _ in
+            DownloadDestination(path: file, replacesExistingFile: true)
+        }
+        let onProgress: @Sendable (TransferProgress) -> Void = { value in
+            progress.update(completed: value.completed, total: value.total)
+        }
+        let response = await withCheckedContinuation { (continuation: CheckedContinuation<DownloadResponse, Never>) in
+            let task =
+                if let resumeData {
+                    session.downloadTask(
+                        withResumeData: resumeData,
+                        options: options,
+                        progress: onProgress,
+                        destination: destination
+                    ) { continuation.resume(returning: $0) }
+                } else {
+                    session.downloadTask(
+                        with: request,
+                        options: options,
+                        progress: onProgress,
+                        destination: destination
+                    ) { continuation.resume(returning: $0) }
+                }
+            task.resume()
+        }
+        let size = Self.size(of: file)
+        if response.error == nil {
+            progress.finish(completed: size, total: size)
+        } else {
+            progress.abandon()
+        }
+        if line.showsMetrics, let metrics = response.metrics.last {
+            for text in MetricsSummary.lines(metrics) { StandardStreams.printError(text) }
+        }
+        // The body is the file, so the head and the metrics go to stderr, as httpie's head does.
+        let diagnostics = MessageWriter(selection: writer.selection, descriptor: STDERR_FILENO, isTerminal: false)
+        if let head = response.response { try? diagnostics.writeHead(head) }
+        try? diagnostics.writeMetrics(response.metrics, retries: nil, redirects: nil)
+        if let error = response.error {
+            if error.kind == .serialization, let head = response.response {
+                StandardStreams.printError("courier: error: HTTP \(head.status); nothing saved")
+                return ExitStatus.of(status: head.status.code, follows: line.follows)
+            }
+            StandardStreams.printError(ExitStatus.message(error))
+            if response.resumeData != nil {
+                StandardStreams.printError(
+                    "courier: \(size) bytes of \(file) kept; run the same command with --continue to resume"
+                )
+            }
+            return ExitStatus.of(error)
+        }
+        var note = "courier: saved \(size) bytes to \(file)"
+        if response.response?.status.code == 206, let resumeData {
+            note += " (resumed after \(resumeData.offset) bytes)"
+        }
+        StandardStreams.printError(note)
+        return ExitStatus.success
+    }
+
+    /// Where `--continue` starts, from the session's resume record beside the file.
+    private func resumePoint(_ file: String) -> ResumeData? {
+        guard Self.size(of: file) > 0 else { return nil }
+        let record = DownloadOptions.resumeRecordPath(forPartialFile: file)
+        guard access(record, F_OK) == 0 else {
+            StandardStreams.printError(
+                "courier: \(file) has no resume record (\(record)), so its bytes cannot be tied to a version "
+                    + "of the resource; downloading from the start"
+            )
+            return nil
+        }
+        do {
+            var resumeData = try ResumeData.recover(fromRecordAt: record)
+            resumeData.partialFilePath = file
+            resumeData.offset = Self.size(of: file)
+            if resumeData.url != request.url {
+                StandardStreams.printError(
+                    "courier: resuming from \(resumeData.url.absoluteString), where \(file) came from"
+                )
+            }
+            return resumeData
+        } catch {
+            StandardStreams.printError("courier: cannot use \(record) (\(error)); downloading from the start")
+            return nil
+        }
+    }
+
+    /// httpie's name for a download without `--output`: the URL's last path segment, `index` for
+    /// none, and `-1`, `-2`… added while a file of that name exists.
+    static func fileName(for url: URL) -> String {
+        let last = url.path.split(separator: "/").last.map(String.init) ?? ""
+        let base = last.isEmpty ? "index" : last
+        var name = base
+        var suffix = 0
+        while access(name, F_OK) == 0 {
+            suffix += 1
+            name = "\(base)-\(suffix)"
+        }
+        return name
+    }
+
+    static func size(of path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+}

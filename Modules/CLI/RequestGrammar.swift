@@ -1,0 +1,223 @@
+internal import FoundationEssentials
+
+/// What `courier [METHOD] URL [items]` asked for, before anything is read or sent.
+struct RequestCommandLine {
+    enum BodyMode: Equatable {
+        case json
+        case form
+        case multipart
+    }
+
+    var method: String?
+    var url = ""
+    var items: [RequestItem] = []
+    var bodyMode = BodyMode.json
+    var explicitJSON = false
+    var ignoresStdin = false
+    var offline = false
+    var download = false
+    var resumes = false
+    var output: String?
+    var follows = false
+    var maximumRedirects = 30
+    var retries = 0
+    var timeout: Duration?
+    var connectTimeout: Duration?
+    var checksStatus = false
+    var print: String?
+    var verbose = false
+    var pretty: String?
+    var proxy: String?
+    var noProxy = false
+    var caFile: String?
+    var httpVersion: HTTPVersionChoice = .automatic
+    var forcesProgress = false
+    var showsMetrics = false
+    var reportsPeakRSS = false
+    var showsHelp = false
+
+    enum HTTPVersionChoice {
+        case automatic
+        case http1_1
+        case http2
+    }
+}
+
+/// Parses httpie's command line by hand: options anywhere (`--name=value` or `--name value`, `--`
+/// ends them), then `[METHOD] URL [items]`.
+///
+/// httpie takes any first word of letters as the method when more words follow, so
+/// `http localhost name=x` sends the method `localhost` (a flaw its source admits). Here the first
+/// word is the method only when it is a known method in any case (`get`, `POST`) or an all-capital
+/// word (`PROPFIND`); `localhost name=x` is a URL and an item.
+enum RequestGrammar {
+    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"]
+
+    private static let flags: [String: @Sendable (inout RequestCommandLine) -> Void] = [
+        "--json": {
+            $0.bodyMode = .json
+            $0.explicitJSON = true
+        },
+        "--form": { $0.bodyMode = .form },
+        "--multipart": { $0.bodyMode = .multipart },
+        "--ignore-stdin": { $0.ignoresStdin = true },
+        "--offline": { $0.offline = true },
+        "--download": { $0.download = true },
+        "--continue": { $0.resumes = true },
+        "--follow": { $0.follows = true },
+        "--check-status": { $0.checksStatus = true },
+        "--verbose": { $0.verbose = true },
+        "--headers": { $0.print = "h" },
+        "--body": { $0.print = "b" },
+        "--http1.1": { $0.httpVersion = .http1_1 },
+        "--http2": { $0.httpVersion = .http2 },
+        "--no-proxy": { $0.noProxy = true },
+        "--progress": { $0.forcesProgress = true },
+        "--metrics": { $0.showsMetrics = true },
+        "--report-rss": { $0.reportsPeakRSS = true },
+        "--help": { $0.showsHelp = true },
+    ]
+
+    private static let options: Set<String> = [
+        "--print", "--output", "--timeout", "--connect-timeout", "--max-redirects", "--retries", "--proxy",
+        "--cacert", "--pretty", "--header",
+    ]
+
+    private static let aliases = [
+        "-j": "--json", "-f": "--form", "-I": "--ignore-stdin", "-d": "--download", "-c": "--continue",
+        "-F": "--follow", "-v": "--verbose", "-h": "--headers", "-b": "--body", "-p": "--print",
+        "-o": "--output", "-H": "--header",
+    ]
+
+    static func parse(_ arguments: [String], registry: CommandRegistry) throws(UsageError) -> RequestCommandLine {
+        var line = RequestCommandLine()
+        var specification = ArgumentSpecification(
+            flags: Set(flags.keys),
+            options: options,
+            aliases: aliases
+        )
+        specification.variadicPositionals = true
+        let parsed = try ParsedArguments.parse(arguments, specification)
+        for occurrence in parsed.occurrences {
+            if let value = occurrence.value {
+                try apply(occurrence.name, value, to: &line)
+            } else {
+                flags[occurrence.name]?(&line)
+            }
+        }
+        let positionals = parsed.positionals
+        if line.showsHelp { return line }
+        try assign(positionals, to: &line, registry: registry)
+        try check(line)
+        return line
+    }
+
+    private static func apply(_ name: String, _ value: String, to line: inout RequestCommandLine) throws(UsageError) {
+        switch name {
+        case "--print":
+            guard !value.isEmpty, value.allSatisfy({ "HBhbm".contains($0) }) else {
+                throw UsageError(message: "--print takes letters of HBhbm, not \(value.debugDescription)")
+            }
+            line.print = value
+        case "--output": line.output = value
+        case "--timeout": line.timeout = try seconds(value, name)
+        case "--connect-timeout": line.connectTimeout = try seconds(value, name)
+        case "--max-redirects": line.maximumRedirects = try count(value, name)
+        case "--retries": line.retries = try count(value, name)
+        case "--proxy": line.proxy = value
+        case "--cacert": line.caFile = value
+        case "--pretty":
+            guard ["all", "colors", "format", "none"].contains(value) else {
+                throw UsageError(message: "--pretty takes all, colors, format or none, not \(value.debugDescription)")
+            }
+            line.pretty = value
+        default:
+            // --header 'Name: value', the old commands' spelling of a header item.
+            guard let colon = value.firstIndex(of: ":"), colon != value.startIndex else {
+                throw UsageError(message: "--header wants 'Name: value', got \(value.debugDescription)")
+            }
+            line.items.append(
+                .header(name: String(value[..<colon]), value: String(value[value.index(after: colon)...]))
+            )
+        }
+    }
+
+    private static func seconds(_ value: String, _ name: String) throws(UsageError) -> Duration {
+        guard let seconds = Double(value), seconds > 0, seconds.isFinite else {
+            throw UsageError(message: "\(name) takes a positive number of seconds, not \(value.debugDescription)")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+    }
+
+    private static func count(_ value: String, _ name: String) throws(UsageError) -> Int {
+        guard let count = Int(value), count >= 0 else {
+            throw UsageError(message: "\(name) takes a whole number, not \(value.debugDescription)")
+        }
+        return count
+    }
+
+    /// `[METHOD] URL [items]`.
+    private static func assign(
+        _ positionals: [String],
+        to line: inout RequestCommandLine,
+        registry: CommandRegistry
+    ) throws(UsageError) {
+        var words = positionals[...]
+        if words.count >= 2, let first = words.first, isMethod(first) {
+            line.method = first.uppercased()
+            words = words.dropFirst()
+        }
+        guard let url = words.first else { throw UsageError(message: "missing URL") }
+        if let command = registry.command(url) {
+            throw UsageError(
+                message: "\(command.word) is ambiguous here: it is a courier command (courier \(command.word) …); "
+                    + "for a host named \(command.word), write http://\(command.word)"
+            )
+        }
+        line.url = try normalizedURL(url)
+        for word in words.dropFirst() {
+            guard let item = RequestItem(word) else {
+                throw UsageError(message: "not a request item: \(word.debugDescription) (see courier --help)")
+            }
+            line.items.append(item)
+        }
+    }
+
+    private static func isMethod(_ word: String) -> Bool {
+        guard !word.isEmpty, word.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        return knownMethods.contains(word.uppercased()) || word == word.uppercased()
+    }
+
+    /// httpie's URL shorthands: `:8080/x` is `http://localhost:8080/x`, and a URL without a scheme
+    /// gets `http://`.
+    static func normalizedURL(_ text: String) throws(UsageError) -> String {
+        var text = text
+        if text.hasPrefix(":") {
+            let rest = text.dropFirst()
+            text = "http://localhost" + (rest.first == "/" ? "" : ":") + rest
+        } else if !text.contains("://") {
+            text = "http://" + text
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+        else {
+            throw UsageError(message: "not an http:// or https:// URL: \(text)")
+        }
+        return text
+    }
+
+    private static func check(_ line: RequestCommandLine) throws(UsageError) {
+        if line.resumes && !(line.download && line.output != nil) {
+            throw UsageError(message: "--continue needs --download and --output FILE")
+        }
+        if line.explicitJSON, line.items.contains(where: { if case .file = $0 { true } else { false } }) {
+            throw UsageError(message: "file@path items are multipart parts: use --form or --multipart, not --json")
+        }
+        if line.bodyMode == .form || line.bodyMode == .multipart,
+            line.items.contains(where: { if case .json = $0 { true } else { false } })
+        {
+            throw UsageError(message: "name:=json items need a JSON body, not --form or --multipart")
+        }
+        if line.proxy != nil && line.noProxy { throw UsageError(message: "--proxy and --no-proxy conflict") }
+    }
+}
