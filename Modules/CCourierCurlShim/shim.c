@@ -35,6 +35,11 @@ CURLcode courier_curl_easy_setopt_string(CURL *handle, CURLoption option, const 
     return curl_easy_setopt(handle, option, value);
 }
 
+CURLcode courier_curl_easy_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length) {
+    struct curl_blob blob = {(void *)data, length, CURL_BLOB_COPY};
+    return curl_easy_setopt(handle, option, &blob);
+}
+
 CURLcode courier_curl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
     return curl_easy_setopt(handle, option, value);
 }

@@ -529,6 +529,14 @@ struct EasyOptions {
         try check(courier_curl_easy_setopt_string(easy, option, value), "option \(option.rawValue)")
     }
 
+    /// Sets a blob option; libcurl keeps its own copy, so the bytes need not outlive the call.
+    func set(_ option: CURLoption, blob: Data) throws(TransportError) {
+        let code = blob.withUnsafeBytes { bytes in
+            courier_curl_easy_setopt_blob(easy, option, bytes.baseAddress, bytes.count)
+        }
+        try check(code, "option \(option.rawValue)")
+    }
+
     func setFunction(_ option: CURLoption, _ function: curl_write_callback) throws(TransportError) {
         try check(courier_curl_easy_setopt_data_function(easy, option, function), "option \(option.rawValue)")
     }

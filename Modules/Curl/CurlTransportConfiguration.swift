@@ -311,8 +311,18 @@ extension CurlTransport {
         public var caFile: String?
         /// A hashed directory of trusted CAs (`CURLOPT_CAPATH`); `nil` uses the system directory.
         public var caDirectory: String?
-        /// The client certificate presented when a server asks for one.
+        /// The client certificate presented when a server asks for one, given as files that
+        /// libcurl reads at each handshake (a wrong passphrase shows only then). Prefer
+        /// ``clientIdentity``.
         public var clientCertificate: ClientCertificate?
+        /// A client identity checked before any connection (`ClientIdentity.load(…)` in
+        /// `CourierSecurityOpenSSL`) and handed to libcurl in memory (`CURLOPT_SSLCERT_BLOB`,
+        /// `CURLOPT_SSLKEY_BLOB`); it wins over ``clientCertificate``.
+        ///
+        /// ```swift
+        /// configuration.tls.clientIdentity = try ClientIdentity.load(pkcs12At: "client.p12", passphrase: secret)
+        /// ```
+        public var clientIdentity: ClientIdentity?
         /// Whether the server's chain must verify against the trust anchors; on by default.
         public var verifiesPeer: Bool = true
         /// Whether the server's certificate must name the host; on by default.

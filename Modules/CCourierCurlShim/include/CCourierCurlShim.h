@@ -16,6 +16,8 @@ int courier_curl_version_has_http2(const curl_version_info_data *info);
 CURLcode courier_curl_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode courier_curl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode courier_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *_Nullable value);
+/// Sets a blob option (CURLOPT_SSLCERT_BLOB and the like); libcurl copies the bytes (CURL_BLOB_COPY).
+CURLcode courier_curl_easy_setopt_blob(CURL *handle, CURLoption option, const void *_Nullable data, size_t length);
 CURLcode courier_curl_easy_setopt_pointer(CURL *handle, CURLoption option, void *_Nullable value);
 CURLcode courier_curl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *_Nullable value);
 CURLcode courier_curl_easy_setopt_share(CURL *handle, CURLSH *_Nullable share);
