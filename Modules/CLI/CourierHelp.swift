@@ -66,6 +66,17 @@ enum CourierHelp {
           --proxy=URL       use this proxy for every request (httpie's http:URL form works too);
                             --no-proxy ignores http_proxy and friends
           --cacert=FILE     trust the CAs in FILE (PEM) instead of the system store
+
+        trust and identity (checked before anything is sent; a problem exits 1):
+          --pin-key=sha256//BASE64   accept only a server whose public key has this SPKI SHA-256
+                            pin (repeatable: any one matches); the chain and host are still verified
+          --pin-cert=FILE   accept only a server whose chain verifies against the certificates in
+                            FILE (PEM or DER; repeatable)
+          --cert=FILE       present a client certificate: PEM (its key inside, or --key), DER, or a
+                            PKCS#12 bundle (.p12, .pfx)
+          --key=FILE        the client certificate's private key (PEM or DER, encrypted or not)
+          --pass=PASSPHRASE the key's or bundle's passphrase
+          -k, --insecure    do not verify the server's certificate or host name (never with pins)
           --http1.1         HTTP/1.1 only;  --http2  also offer HTTP/2 on http:// (h2c Upgrade);
                             https:// negotiates HTTP/2 by default
           -H, --header='Name: value'  a header, like the Name:value item

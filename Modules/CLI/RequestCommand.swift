@@ -125,8 +125,10 @@ enum RequestCommand {
 
     /// The client for one command line: its transport settings, redirects, retries and deadline.
     static func makeClient(_ line: RequestCommandLine, original: HTTPRequest) throws(CommandFailure) -> CourierClient {
+        let trust = try TrustOptions(line)
         do {
             return try CourierClient(baseURL: nil) { configuration in
+                trust.apply(to: &configuration.curl)
                 if line.resumes {
                     configuration.interceptors = [ResumeHeaders(headers: original.headers, origin: original.url)]
                 }

@@ -30,6 +30,14 @@ struct RequestCommandLine {
     var proxy: String?
     var noProxy = false
     var caFile: String?
+    /// `--pin-key`: SPKI SHA-256 pins (`sha256//base64`); the server must match one of them.
+    var publicKeyPins: [String] = []
+    /// `--pin-cert`: PEM or DER files; the server's chain must verify against these certificates.
+    var pinnedCertificateFiles: [String] = []
+    var clientCertificate: String?
+    var clientKey: String?
+    var clientPassphrase: String?
+    var insecure = false
     var httpVersion: HTTPVersionChoice = .automatic
     var forcesProgress = false
     var showsMetrics = false
@@ -72,6 +80,7 @@ enum RequestGrammar {
         "--http1.1": { $0.httpVersion = .http1_1 },
         "--http2": { $0.httpVersion = .http2 },
         "--no-proxy": { $0.noProxy = true },
+        "--insecure": { $0.insecure = true },
         "--progress": { $0.forcesProgress = true },
         "--metrics": { $0.showsMetrics = true },
         "--report-rss": { $0.reportsPeakRSS = true },
@@ -80,13 +89,13 @@ enum RequestGrammar {
 
     private static let options: Set<String> = [
         "--print", "--output", "--timeout", "--connect-timeout", "--max-redirects", "--retries", "--proxy",
-        "--cacert", "--pretty", "--header",
+        "--cacert", "--pretty", "--header", "--pin-key", "--pin-cert", "--cert", "--key", "--pass",
     ]
 
     private static let aliases = [
         "-j": "--json", "-f": "--form", "-I": "--ignore-stdin", "-d": "--download", "-c": "--continue",
         "-F": "--follow", "-v": "--verbose", "-h": "--headers", "-b": "--body", "-p": "--print",
-        "-o": "--output", "-H": "--header",
+        "-o": "--output", "-H": "--header", "-k": "--insecure",
     ]
 
     static func parse(_ arguments: [String], registry: CommandRegistry) throws(UsageError) -> RequestCommandLine {
@@ -126,6 +135,17 @@ enum RequestGrammar {
         case "--retries": line.retries = try count(value, name)
         case "--proxy": line.proxy = value
         case "--cacert": line.caFile = value
+        case "--pin-key":
+            guard value.hasPrefix("sha256//") else {
+                throw UsageError(
+                    message: "--pin-key takes sha256//<base64 of the SPKI digest>, not \(value.debugDescription)"
+                )
+            }
+            line.publicKeyPins.append(value)
+        case "--pin-cert": line.pinnedCertificateFiles.append(value)
+        case "--cert": line.clientCertificate = value
+        case "--key": line.clientKey = value
+        case "--pass": line.clientPassphrase = value
         case "--pretty":
             guard ["all", "colors", "format", "none"].contains(value) else {
                 throw UsageError(message: "--pretty takes all, colors, format or none, not \(value.debugDescription)")
@@ -219,5 +239,15 @@ enum RequestGrammar {
             throw UsageError(message: "name:=json items need a JSON body, not --form or --multipart")
         }
         if line.proxy != nil && line.noProxy { throw UsageError(message: "--proxy and --no-proxy conflict") }
+        let pins = !line.publicKeyPins.isEmpty || !line.pinnedCertificateFiles.isEmpty
+        if line.insecure && pins {
+            throw UsageError(message: "--insecure and --pin-key/--pin-cert conflict: pinning needs verification")
+        }
+        if !line.publicKeyPins.isEmpty && !line.pinnedCertificateFiles.isEmpty {
+            throw UsageError(message: "give --pin-key or --pin-cert, not both")
+        }
+        if line.clientCertificate == nil && (line.clientKey != nil || line.clientPassphrase != nil) {
+            throw UsageError(message: "--key and --pass go with --cert")
+        }
     }
 }
