@@ -133,7 +133,7 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "Courier", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
-                "CourierSecurityOpenSSL", "CourierSessionCore",
+                "CourierSecurityOpenSSL", "CourierSessionCore", "CourierReachability",
             ],
             path: "Modules/CLI"
         ),

@@ -24,6 +24,10 @@ struct CourierCommand {
         registry.register("upload", summary: "upload URL --file FILE [--method PUT|POST]: a file as the body") {
             await CommandRunner.execute(UploadCommand.self, $0)
         }
+        registry.register(
+            "reachability",
+            summary: "reachability [HOST|ADDRESS] [--watch]: AFNetworking's status and the path, from netlink"
+        ) { await ReachabilityCommand.run($0) }
         registry.register("help", summary: "this text (also --help)") { _ in
             print(CourierHelp.text(registry))
             return 0
