@@ -54,6 +54,11 @@ enum CourierHelp {
           --progress        draw the progress line even when stderr is not a terminal, for
                             uploads too (on a terminal, bodies over 1 MiB draw one anyway)
 
+        streaming:
+          --stream          read the response as Server-Sent Events (text/event-stream) and print
+                            each event as it arrives, reconnecting with Last-Event-ID after a drop,
+                            until the server ends the stream (204) or the command is interrupted
+
         network:
           -F, --follow      follow redirects (not by default, as httpie)
           --max-redirects=N with --follow, at most N redirects (default 30), then exit 6

@@ -61,6 +61,11 @@ enum RequestCommand {
             await client.shutdown()
             return status
         }
+        if line.streamsEvents {
+            let status = await EventStreamPrinter(descriptor: descriptor).run(request, on: client)
+            await client.shutdown()
+            return status
+        }
         let response = await exchange(request, on: client, line: line)
         await client.shutdown()
         if line.showsMetrics, let metrics = response.metrics.last {

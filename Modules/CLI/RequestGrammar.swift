@@ -38,6 +38,8 @@ struct RequestCommandLine {
     var clientKey: String?
     var clientPassphrase: String?
     var insecure = false
+    /// `--stream`: read the response as Server-Sent Events and print each as it arrives.
+    var streamsEvents = false
     var httpVersion: HTTPVersionChoice = .automatic
     var forcesProgress = false
     var showsMetrics = false
@@ -81,6 +83,7 @@ enum RequestGrammar {
         "--http2": { $0.httpVersion = .http2 },
         "--no-proxy": { $0.noProxy = true },
         "--insecure": { $0.insecure = true },
+        "--stream": { $0.streamsEvents = true },
         "--progress": { $0.forcesProgress = true },
         "--metrics": { $0.showsMetrics = true },
         "--report-rss": { $0.reportsPeakRSS = true },
@@ -245,6 +248,9 @@ enum RequestGrammar {
         }
         if !line.publicKeyPins.isEmpty && !line.pinnedCertificateFiles.isEmpty {
             throw UsageError(message: "give --pin-key or --pin-cert, not both")
+        }
+        if line.streamsEvents && line.download {
+            throw UsageError(message: "--stream and --download conflict")
         }
         if line.clientCertificate == nil && (line.clientKey != nil || line.clientPassphrase != nil) {
             throw UsageError(message: "--key and --pass go with --cert")
