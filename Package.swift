@@ -31,7 +31,11 @@ let package = Package(
         module("CourierHTTP", folder: "HTTP"),
         module("CourierSerialization", folder: "Serialization", ["CourierHTTP"]),
         module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
-        module("CourierTesting", folder: "Testing", ["CourierHTTP", "CourierTransport", "CourierReachability"]),
+        module(
+            "CourierTesting",
+            folder: "Testing",
+            ["CourierHTTP", "CourierTransport", "CourierReachability", "CourierImageCache"]
+        ),
         module("CourierSecurity", folder: "Security"),
         module(
             "CourierSessionCore",
@@ -128,7 +132,10 @@ let package = Package(
             dependencies: ["CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTestSupport"]
         ),
         .testTarget(name: "CourierTransportTests", dependencies: ["CourierHTTP", "CourierTransport"]),
-        .testTarget(name: "CourierTestingTests", dependencies: ["CourierHTTP", "CourierTransport", "CourierTesting"]),
+        .testTarget(
+            name: "CourierTestingTests",
+            dependencies: ["CourierHTTP", "CourierTransport", "CourierTesting", "CourierImageCache"]
+        ),
         .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity"]),
         .testTarget(name: "CourierDiagnosticsTests", dependencies: ["CourierDiagnostics", "CourierTestSupport"]),
         .testTarget(
