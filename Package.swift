@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "CourierDiskCache", targets: ["CourierDiskCache"]),
         .library(name: "CourierImageCache", targets: ["CourierImageCache"]),
         .library(name: "CourierImageDecoding", targets: ["CourierImageDecoding"]),
+        .library(name: "CourierImageDownloader", targets: ["CourierImageDownloader"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -95,6 +96,12 @@ let package = Package(
             "CourierImageDecoding",
             folder: "ImageDecoding",
             ["CourierHTTP", "CourierSerialization", "CourierImageCache", "CCourierImageCodecs"]
+        ),
+        // The image downloader links the codecs through CourierImageDecoding, so it stays out of Courier.
+        module(
+            "CourierImageDownloader",
+            folder: "ImageDownloader",
+            ["CourierHTTP", "CourierSessionCore", "CourierTransport", "CourierImageCache", "CourierImageDecoding"]
         ),
 
         // MARK: The composition root: the one library module that names the backends.
@@ -170,6 +177,13 @@ let package = Package(
                 "CourierTestSupport",
             ],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "CourierImageDownloaderTests",
+            dependencies: [
+                "CourierImageDownloader", "CourierImageCache", "CourierImageDecoding", "CourierHTTP",
+                "CourierSessionCore", "CourierTransport", "CourierTesting",
+            ]
         ),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)

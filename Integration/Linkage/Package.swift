@@ -21,7 +21,7 @@ let probedProducts = [
     "CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTransport", "CourierTesting",
     "CourierSecurity", "CourierSecurityOpenSSL", "CourierCurl", "CourierDiagnostics", "CourierSessionCore",
     "CourierReachability",
-    "CourierDiskCache", "CourierImageCache", "CourierImageDecoding",
+    "CourierDiskCache", "CourierImageCache", "CourierImageDecoding", "CourierImageDownloader",
     "Courier",
 ]
 
