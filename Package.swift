@@ -211,6 +211,7 @@ let package = Package(
             dependencies: [
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierTestSupport", "Courier",
+                "CourierImageDownloader", "CourierImageDecoding", "CourierImageCache",
             ],
             path: "Integration/Tests"
         ),
