@@ -216,17 +216,17 @@ public final class ImageDownloader: Sendable {
     /// ```
     /// - Parameter receipt: The receipt.
     public func cancel(_ receipt: ImageDownloadReceipt) {
-        cancel([receipt])
+        cancel(contentsOf: [receipt])
     }
 
     /// Cancels several receipts at once, as ``cancel(_:)`` does each; no download queued behind
     /// them starts in between, so stopping a batch never starts one of its own queued downloads.
     ///
     /// ```swift
-    /// downloader.cancel(visibleCells.compactMap(\.receipt))
+    /// downloader.cancel(contentsOf: visibleCells.compactMap(\.receipt))
     /// ```
     /// - Parameter receipts: The receipts.
-    public func cancel(_ receipts: [ImageDownloadReceipt]) {
+    public func cancel(contentsOf receipts: [ImageDownloadReceipt]) {
         let (handlers, fetches) = state.withLock { state in
             var handlers: [ImageDownloaderState.Handler] = []
             var fetches: [any ImageFetch] = []

@@ -80,7 +80,7 @@ public final class ImagePrefetcher: Sendable {
         let receipts = entries.withLock { entries in
             keys.compactMap { entries.removeValue(forKey: $0)?.receipt }
         }
-        downloader.cancel(receipts)
+        downloader.cancel(contentsOf: receipts)
     }
 
     /// Stops every prefetch.
@@ -93,6 +93,6 @@ public final class ImagePrefetcher: Sendable {
             defer { entries = [:] }
             return entries.values.compactMap(\.receipt)
         }
-        downloader.cancel(receipts)
+        downloader.cancel(contentsOf: receipts)
     }
 }

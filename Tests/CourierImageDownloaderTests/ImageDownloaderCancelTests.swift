@@ -60,6 +60,22 @@ import Testing
         #expect(outcomes.response("2")?.image == (try solidImage(1)))
     }
 
+    @Test func cancellingABatchStartsNoneOfItsQueuedDownloads() async throws {
+        let fetcher = ManualFetcher()
+        let downloader = ImageDownloader(fetcher: fetcher, maximumActiveDownloads: 1)
+        let outcomes = Outcomes()
+
+        let receipts = ["a", "b", "c"].compactMap {
+            downloader.download(request($0), completion: outcomes.callback($0))
+        }
+        downloader.cancel(contentsOf: receipts)
+        await downloader.waitUntilIdle()
+
+        #expect(fetcher.urls == ["a"])
+        #expect(outcomes.labels == ["a", "b", "c"])
+        #expect(downloader.isIdle)
+    }
+
     @Test func cancellingAfterCompletionDoesNothing() async throws {
         let fetcher = ManualFetcher()
         let downloader = ImageDownloader(fetcher: fetcher)
