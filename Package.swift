@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "CourierImageCache", targets: ["CourierImageCache"]),
         .library(name: "CourierImageDecoding", targets: ["CourierImageDecoding"]),
         .library(name: "CourierRequestCompression", targets: ["CourierRequestCompression"]),
+        .library(name: "CourierImageDownloader", targets: ["CourierImageDownloader"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -38,7 +39,7 @@ let package = Package(
             folder: "Testing",
             [
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability", "CourierSecurity",
-                "CourierSessionCore",
+                "CourierSessionCore", "CourierImageCache",
             ]
         ),
         // Swift Testing links full Foundation: the doubles that fail the running test live here, so
@@ -117,6 +118,12 @@ let package = Package(
             folder: "ImageDecoding",
             ["CourierHTTP", "CourierSerialization", "CourierImageCache", "CCourierImageCodecs"]
         ),
+        // The image downloader links the codecs through CourierImageDecoding, so it stays out of Courier.
+        module(
+            "CourierImageDownloader",
+            folder: "ImageDownloader",
+            ["CourierHTTP", "CourierSessionCore", "CourierTransport", "CourierImageCache", "CourierImageDecoding"]
+        ),
 
         // MARK: The composition root: the one library module that names the backends.
         module(
@@ -157,7 +164,7 @@ let package = Package(
             name: "CourierTestingTests",
             dependencies: [
                 "CourierHTTP", "CourierTransport", "CourierTesting", "CourierTestingExpectations", "CourierSecurity",
-                "CourierSessionCore", "CourierSerialization",
+                "CourierSessionCore", "CourierSerialization", "CourierImageCache",
             ]
         ),
         .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity"]),
@@ -202,6 +209,13 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
+        .testTarget(
+            name: "CourierImageDownloaderTests",
+            dependencies: [
+                "CourierImageDownloader", "CourierImageCache", "CourierImageDecoding", "CourierHTTP",
+                "CourierSessionCore", "CourierTransport", "CourierTesting",
+            ]
+        ),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)
         // The reachability monitor as a helper process (not a product): the integration tests run it
@@ -228,7 +242,8 @@ let package = Package(
             dependencies: [
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierTestSupport",
-                "CourierRequestCompression", "Courier",
+                "CourierRequestCompression", "Courier", "CourierImageDownloader", "CourierImageDecoding",
+                "CourierImageCache",
             ],
             path: "Integration/Tests"
         ),

@@ -23,7 +23,8 @@ let probedProducts = [
     "CourierTestingExpectations",
     "CourierSecurity", "CourierSecurityOpenSSL", "CourierCurl", "CourierDiagnostics", "CourierSessionCore",
     "CourierReachability",
-    "CourierDiskCache", "CourierImageCache", "CourierImageDecoding", "CourierRequestCompression",
+    "CourierDiskCache", "CourierImageCache", "CourierImageDecoding", "CourierImageDownloader",
+    "CourierRequestCompression",
     "Courier",
 ]
 

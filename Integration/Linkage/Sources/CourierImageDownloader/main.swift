@@ -1,0 +1,4 @@
+import CourierImageDownloader
+
+// Uses a symbol of the module so that the linker keeps it.
+print(ImageDownloadCachePolicy.cacheOnly != .useCache)
