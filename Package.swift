@@ -140,7 +140,8 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "Courier", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
-                "CourierSecurityOpenSSL", "CourierSessionCore", "CourierReachability",
+                "CourierSecurityOpenSSL", "CourierSessionCore", "CourierReachability", "CourierImageCache",
+                "CourierImageDecoding", "CourierImageDownloader",
             ],
             path: "Modules/CLI"
         ),

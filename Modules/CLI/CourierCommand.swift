@@ -28,6 +28,10 @@ struct CourierCommand {
             "reachability",
             summary: "reachability [HOST|ADDRESS] [--watch]: AFNetworking's status and the path, from netlink"
         ) { await ReachabilityCommand.run($0) }
+        registry.register(
+            "image",
+            summary: "image URL [--thumbnail WxH] -o FILE: download, decode, shrink to fit, write PNG"
+        ) { await ImageCommand.run($0) }
         registry.register("help", summary: "this text (also --help)") { _ in
             print(CourierHelp.text(registry))
             return 0
