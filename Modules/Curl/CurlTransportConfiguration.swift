@@ -21,9 +21,8 @@ extension CurlTransport {
         /// 32 lets 32 concurrent HTTP/1.1 requests each have a connection. HTTP/2 transfers wait for
         /// an existing connection to multiplex on (`CURLOPT_PIPEWAIT`), and the transport admits at
         /// most ``maxConcurrentStreams`` transfers per origin at once, so HTTP/2 stays on one
-        /// connection: measured, 200 concurrent GETs over h2 used 1 connection, against 32 without
-        /// the admission limit. libcurl 7.88 opens a new connection for each transfer beyond a
-        /// connection's stream limit (curl/curl#10456), so this cap must never be unlimited.
+        /// connection. The cap is never unlimited, because libcurl 7.88 opens a new connection for
+        /// each transfer beyond a connection's stream limit; see <doc:LibcurlNotes>.
         public var maxConnectionsPerHost: Int = 32
         /// Connections open at once in total (`CURLMOPT_MAX_TOTAL_CONNECTIONS`); `nil`, no limit.
         public var maxTotalConnections: Int?
@@ -54,9 +53,9 @@ extension CurlTransport {
         public var maximumResponseBodySize: Int64?
         /// libcurl's receive buffer per transfer (`CURLOPT_BUFFERSIZE`); 256 KiB by default.
         ///
-        /// A large buffer means fewer, larger body chunks and fewer wakeups on fast downloads (raw
-        /// libcurl moves about 1.5 GiB/s over loopback with 512 KiB against 1 GiB/s with 16 KiB).
-        /// Memory is allocated per running transfer. Clamped by libcurl to 1 KiB…10 MiB.
+        /// A large buffer means fewer, larger body chunks and fewer wakeups on fast downloads (see
+        /// <doc:LibcurlNotes> for what was measured). Memory is allocated per running transfer.
+        /// Clamped by libcurl to 1 KiB…10 MiB.
         public var receiveBufferSize: Int = 256 << 10
         /// Which HTTP versions to speak; ``HTTPVersionPolicy/automatic`` by default.
         public var httpVersion: HTTPVersionPolicy = .automatic
@@ -80,12 +79,11 @@ extension CurlTransport {
         /// server, with `TransportError.Category.serverTrustFailed` (libcurl reports both as
         /// `CURLE_PEER_FAILED_VERIFICATION`), and the message begins "the HTTPS proxy's certificate
         /// did not verify". Behind an `https://` proxy, libcurl 7.88 reports an untrusted *server* as
-        /// `CURLE_SSL_CONNECT_ERROR` ("SSL_ERROR_SYSCALL"), so that arrives as
-        /// `TransportError.Category.tlsFailed`. Ignored for `http://` and SOCKS proxies.
+        /// a TLS failure, so that arrives as `TransportError.Category.tlsFailed`. Ignored for
+        /// `http://` and SOCKS proxies. See <doc:LibcurlNotes>.
         ///
-        /// - Important: libcurl 7.88 calls `CURLOPT_SSL_CTX_FUNCTION` for the proxy's handshake too
-        ///   (measured), so a ``trustInstaller`` is also asked about the proxy's certificate, with the
-        ///   request's host; its answer is then final for the proxy as well. Behind an `https://`
+        /// - Important: A ``trustInstaller`` is also asked about the proxy's certificate, with the
+        ///   request's host, and its answer is final for the proxy as well. Behind an `https://`
         ///   proxy, use a policy that accepts the proxy's certificate too, or no policy.
         ///
         /// ```swift
@@ -205,7 +203,7 @@ extension CurlTransport {
         /// Like ``automatic``, and also offers HTTP/2 on `http://` with an `Upgrade: h2c` request.
         ///
         /// Prior-knowledge h2c is never used: libcurl 7.88 breaks on reused prior-knowledge
-        /// connections (curl/curl#10634, fixed in 8.0).
+        /// connections (see <doc:LibcurlNotes>).
         case h2cUpgrade
     }
 
