@@ -7,7 +7,10 @@ import Testing
 /// trip without blocking the pool that other tests share).
 @Suite struct StarvationCanaryTests {
     @Test func aWaitOverTheThresholdFailsTheTest() async throws {
-        let canary = StarvationCanary(interval: .milliseconds(1)) { .milliseconds(700) }
+        let canary = StarvationCanary(interval: .milliseconds(1)) {
+            try? await Task.sleep(for: .milliseconds(1))  // a probe waits between measurements
+            return .milliseconds(700)
+        }
         await withKnownIssue("the canary must trip") {
             try await canary.provideScope(
                 for: Test.current!,
@@ -19,12 +22,20 @@ import Testing
         }
     }
 
-    @Test func shortWaitsPassAndTheRealProbeMeasuresSmallWaitsOnAnIdlePool() async throws {
-        let probe: @Sendable () async -> Duration = { await StarvationCanary.measureOnce(sleeping: .milliseconds(5)) }
-        let worst = try await StarvationCanary.watch(
-            probe: probe,
-            while: { try await Task.sleep(for: .milliseconds(100)) }
+    @Test func waitsUnderTheThresholdPass() async throws {
+        let canary = StarvationCanary(interval: .milliseconds(1)) {
+            try? await Task.sleep(for: .milliseconds(1))
+            return .milliseconds(40)
+        }
+        try await canary.provideScope(
+            for: Test.current!,
+            testCase: Test.Case.current,
+            performing: {
+                try await Task.sleep(for: .milliseconds(20))
+            }
         )
-        #expect(worst < StarvationCanary.threshold)
     }
+
+    // The real probe runs in the load-test step (SessionConcurrencyOverCurlTests carries the
+    // canary): beside the parallel unit tests, their own CPU work on the pool would count against it.
 }
