@@ -53,8 +53,8 @@ public final class SessionManager: Sendable {
     }
 
     private let state: Mutex<State>
-    /// `state.streams.count`, kept beside the lock so that ``hasListeners`` needs none.
-    private let streamCount = Atomic(0)
+    /// Whether monitors or streams listen, readable without the lock.
+    let listeners: EventListeners
 
     /// Creates a session.
     ///
@@ -129,6 +129,7 @@ public final class SessionManager: Sendable {
         self.interceptor = interceptor
         self.redirectHandler = redirectHandler
         self.eventMonitors = eventMonitors
+        listeners = EventListeners(hasMonitors: !eventMonitors.isEmpty)
         completionQueue = configuration.completionQueue ?? DispatchQueue(label: "courier.session.completion")
         completionGroup = configuration.completionGroup ?? DispatchGroup()
         eventQueue = DispatchQueue(label: "courier.session.events")
@@ -262,7 +263,7 @@ public final class SessionManager: Sendable {
             guard !state.invalidated else { return nil }
             defer { state.nextStreamIdentifier += 1 }
             state.streams[state.nextStreamIdentifier] = continuation
-            streamCount.store(state.streams.count, ordering: .relaxed)
+            listeners.streamCount.store(state.streams.count, ordering: .relaxed)
             return state.nextStreamIdentifier
         }
         guard let identifier else {
@@ -273,7 +274,7 @@ public final class SessionManager: Sendable {
             guard let self else { return }
             state.withLock { state in
                 state.streams.removeValue(forKey: identifier)
-                streamCount.store(state.streams.count, ordering: .relaxed)
+                listeners.streamCount.store(state.streams.count, ordering: .relaxed)
             }
         }
         return stream
@@ -289,7 +290,7 @@ public final class SessionManager: Sendable {
     }
 
     /// Whether a monitor or an event stream listens (read without the lock, on every event).
-    var hasListeners: Bool { !eventMonitors.isEmpty || streamCount.load(ordering: .relaxed) > 0 }
+    var hasListeners: Bool { listeners.isListening }
 
     func report(_ event: @autoclosure () -> SessionEvent) {
         guard hasListeners else { return }
@@ -349,7 +350,7 @@ public final class SessionManager: Sendable {
             let streams = state.withLock { state in
                 defer {
                     state.streams = [:]
-                    streamCount.store(0, ordering: .relaxed)
+                    listeners.streamCount.store(0, ordering: .relaxed)
                 }
                 return Array(state.streams.values)
             }
