@@ -68,6 +68,9 @@ enum CourierHelp {
                             httpie's --timeout is an idle timeout (no bytes for SECONDS); Courier's
                             transport has its own idle limit of 60 s
           --connect-timeout=SECONDS  name lookup, TCP and TLS handshakes (default 30)
+          --wait-for-network  when a connection fails because the host is unreachable (netlink's
+                            view of the routes), wait up to 30 s for the network to come back, then
+                            try once more (idempotent requests)
           --proxy=URL       use this proxy for every request (httpie's http:URL form works too);
                             --no-proxy ignores http_proxy and friends
           --cacert=FILE     trust the CAs in FILE (PEM) instead of the system store

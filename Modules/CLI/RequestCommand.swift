@@ -149,6 +149,9 @@ enum RequestCommand {
                 case .http2: configuration.curl.httpVersion = .h2cUpgrade
                 }
                 if let connectTimeout = line.connectTimeout { configuration.curl.connectTimeout = connectTimeout }
+                if line.waitsForNetwork {
+                    configuration.reachability = { host in AnnouncingReachabilityMonitor(host: host) }
+                }
                 configuration.redirectHandler = line.follows ? Redirector.follow : Redirector.doNotFollow
                 configuration.session.maximumRedirects = line.maximumRedirects
                 configuration.session.deadline = line.timeout

@@ -40,6 +40,9 @@ struct RequestCommandLine {
     var insecure = false
     /// `--stream`: read the response as Server-Sent Events and print each as it arrives.
     var streamsEvents = false
+    /// `--wait-for-network`: after a connection failure to an unreachable host, wait for the
+    /// network to come back (the netlink monitor) and try once more.
+    var waitsForNetwork = false
     var httpVersion: HTTPVersionChoice = .automatic
     var forcesProgress = false
     var showsMetrics = false
@@ -84,6 +87,7 @@ enum RequestGrammar {
         "--no-proxy": { $0.noProxy = true },
         "--insecure": { $0.insecure = true },
         "--stream": { $0.streamsEvents = true },
+        "--wait-for-network": { $0.waitsForNetwork = true },
         "--progress": { $0.forcesProgress = true },
         "--metrics": { $0.showsMetrics = true },
         "--report-rss": { $0.reportsPeakRSS = true },
