@@ -41,16 +41,7 @@ final class ReachabilityWatchProcess {
                 lines.finish()
                 return
             }
-            let complete: [Data] = buffers.partialLine.withLock { buffer in
-                buffer.append(data)
-                var complete: [Data] = []
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    complete.append(buffer[buffer.startIndex..<newline])
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                }
-                return complete
-            }
-            for text in complete.map({ String(decoding: $0, as: UTF8.self) }) {
+            for text in buffers.output.append(data) {
                 let label = String(text.prefix { $0 != " " })
                 lines.append(Line(label: label, fields: String(text.dropFirst(label.count + 1)), arrival: arrival))
             }
@@ -84,9 +75,9 @@ final class ReachabilityWatchProcess {
     }
 }
 
-/// What the reading threads collect: the unfinished last line of standard output, and standard error.
+/// What the reading threads collect: standard output's lines, and standard error.
 private final class Buffers: Sendable {
-    let partialLine = Mutex(Data())
+    let output = LineAccumulator()
     let errors = Mutex(Data())
 }
 

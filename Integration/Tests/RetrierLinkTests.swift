@@ -1,5 +1,5 @@
+import CourierTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// The offline-aware retrier for real: `courier --wait-for-network` in a namespace whose only link is
@@ -9,7 +9,7 @@ import Testing
     @Test(.enabled(if: getuid() == 0, "network namespaces need root"))
     func aRequestToAnUnreachableHostWaitsForTheLinkAndSucceedsOnItsOneRetry() async throws {
         let courier = try #require(CLIProcess.binary, "no courier binary")
-        let python = "/usr/bin/python3"
+        let python = IntegrationEnvironment.python ?? "/usr/bin/python3"
         let hosts = "127.0.0.1 localhost\n"
         try await TestNetworkNamespace.with(prefix: "courier-client", hosts: hosts) { client in
             try await TestNetworkNamespace.with(prefix: "courier-server", hosts: hosts) { server in
@@ -85,7 +85,8 @@ final class NamespaceChild: Sendable {
     let process = Process()
     let errorLines: AsyncStream<String>
     private let errorContinuation: AsyncStream<String>.Continuation
-    private let partial = Mutex(Data())
+    private let accumulator = LineAccumulator()
+    private let exited = CompletionSignal()
 
     init(_ executable: String, _ arguments: [String]) {
         let (lines, continuation) = AsyncStream<String>.makeStream()
@@ -102,6 +103,8 @@ final class NamespaceChild: Sendable {
         process.standardOutput = output
         process.standardError = pipe
         let continuation = errorContinuation
+        let exited = self.exited
+        process.terminationHandler = { _ in exited.signal() }
         pipe.fileHandleForReading.readabilityHandler = { [self] handle in
             let data = handle.availableData
             guard !data.isEmpty else {
@@ -109,27 +112,23 @@ final class NamespaceChild: Sendable {
                 continuation.finish()
                 return
             }
-            let lines: [String] = self.partial.withLock { buffer in
-                buffer.append(data)
-                var lines: [String] = []
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                }
-                return lines
-            }
+            let lines = self.accumulator.append(data)
             for line in lines { continuation.yield(line) }
         }
         try process.run()
     }
 
+    /// The exit status, or `nil` after terminating a child still running at `limit`.
     func exit(within limit: Duration) async -> Int32? {
-        let deadline = ContinuousClock.now + limit
-        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning {
+        let process = self.process
+        let watchdog = Task { () -> Bool in
+            do { try await Task.sleep(for: limit) } catch { return false }
+            guard process.isRunning else { return false }
             process.terminate()
-            return nil
+            return true
         }
-        return process.terminationStatus
+        await exited.wait()
+        watchdog.cancel()
+        return await watchdog.value ? nil : process.terminationStatus
     }
 }

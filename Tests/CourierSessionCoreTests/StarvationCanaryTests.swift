@@ -11,7 +11,7 @@ import Testing
             try? await Task.sleep(for: .milliseconds(1))  // a probe waits between measurements
             return .milliseconds(700)
         }
-        await withKnownIssue("the canary must trip") {
+        try await withKnownIssue("the canary must trip") {
             try await canary.provideScope(
                 for: Test.current!,
                 testCase: Test.Case.current,
@@ -19,6 +19,8 @@ import Testing
                     try await Task.sleep(for: .milliseconds(20))
                 }
             )
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("blocked the cooperative pool") }
         }
     }
 

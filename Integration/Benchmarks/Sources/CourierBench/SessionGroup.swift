@@ -39,14 +39,7 @@ enum SessionGroup {
             log("session: TEST_HTTP_URL must be set (ci/bench starts the servers)")
             exit(2)
         }
-        guard let reference = environment["COURIER_CURL_REFERENCE"],
-            FileManager.default.isExecutableFile(atPath: reference)
-        else {
-            log(
-                "session: COURIER_CURL_REFERENCE must name the compiled reference/curl_reference.c (ci/bench builds it)"
-            )
-            exit(2)
-        }
+        let reference = TransportGroup.curlReference(for: "session")
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         log(
             "session: \(requests) GETs at concurrency \(concurrency) over HTTP/1.1 to \(httpURL), settings \(TransportGroup.settings.joined(separator: " "))"
@@ -58,6 +51,12 @@ enum SessionGroup {
                 ["--url", url, "--requests", String(requests), "--concurrency", String(concurrency), "--http2", "0"]
                 + TransportGroup.settings
             let bodySize = www.flatMap { TransportGroup.bodySize(of: row.path, in: $0) }
+            let workload = TransportGroup.Workload(
+                name: row.name,
+                path: row.path,
+                requests: requests,
+                concurrency: concurrency
+            )
             var figures: [Variant: [Int: TransportFigures]] = [:]
             var failures: [Variant: Int] = [:]
             for run in 0..<benchRuns {
@@ -71,10 +70,8 @@ enum SessionGroup {
                     let label = "session \(row.name) run \(run + 1) \(variant.rawValue)"
                     switch TransportGroup.measureChild(command) {
                     case .success(let figure):
-                        if figure.ok != requests
-                            || (bodySize.map { figure.bytesDown != $0 * Double(requests) } ?? false)
-                        {
-                            log("\(label): FAILED: \(figure.summary)")
+                        if let problem = TransportGroup.check(figure, workload, expectedBodySize: bodySize) {
+                            log("\(label): FAILED: \(problem) (\(figure.summary))")
                             failures[variant, default: 0] += 1
                         } else {
                             log("\(label): \(figure.summary)")
@@ -116,17 +113,9 @@ enum SessionGroup {
             ("cpu_us_per_req", TransportGroup.rounded(median(own.values.map(\.cpuMicrosecondsPerRequest)), places: 1)),
             ("rss_mib", TransportGroup.rounded(median(own.values.map(\.rssMiB)), places: 1)),
         ]
+        if variant != .c { metrics += TransportGroup.ratios(own, against: figures[.c, default: [:]]) }
         func paired(with other: Variant, _ value: (TransportFigures, TransportFigures) -> Double) -> Double? {
-            let pairs = own.compactMap { run, figure in figures[other]?[run].map { value(figure, $0) } }
-            return pairs.isEmpty ? nil : median(pairs)
-        }
-        if variant != .c {
-            if let ratio = paired(with: .c, { $0.requestsPerSecond / $1.requestsPerSecond }) {
-                metrics.append(("ratio", TransportGroup.rounded(ratio, places: 2)))
-            }
-            if let ratio = paired(with: .c, { $0.cpuMicrosecondsPerRequest / $1.cpuMicrosecondsPerRequest }) {
-                metrics.append(("cpu_ratio", TransportGroup.rounded(ratio, places: 2)))
-            }
+            TransportGroup.pairedMedian(own, figures[other, default: [:]], value)
         }
         if variant == .courier {
             if let ratio = paired(with: .transport, { $0.requestsPerSecond / $1.requestsPerSecond }) {

@@ -135,15 +135,19 @@ enum TransportClient {
             request = HTTPRequest(url: url)
         }
 
-        // The session's layers are built before the clock starts, as the transport is.
-        let api = HTTPSessionManager(
-            baseURL: nil,
-            session: SessionManager(transport: transport, interceptor: RetryPolicy())
-        )
+        // The session's layers are built before the clock starts, as the transport is, and only for
+        // the session rows: the transport rows' memory is the transport's alone.
+        let api =
+            options.via == "transport"
+            ? nil
+            : HTTPSessionManager(
+                baseURL: nil,
+                session: SessionManager(transport: transport, interceptor: RetryPolicy())
+            )
         let perform: @Sendable () async -> Outcome =
-            switch options.via {
-            case "session": { await SessionClient.data(url.absoluteString, on: api) }
-            case "session-json": { await SessionClient.decodable(url.absoluteString, on: api) }
+            switch (options.via, api) {
+            case ("session", let api?): { await SessionClient.data(url.absoluteString, on: api) }
+            case ("session-json", let api?): { await SessionClient.decodable(url.absoluteString, on: api) }
             default: { await Self.perform(request, on: transport) }
             }
 
@@ -162,7 +166,7 @@ enum TransportClient {
                 + " bytes_up=\(total.bytesUp) connects=\(total.connects)"
         )
         fflush(nil)
-        await api.shutdown()
+        await api?.shutdown()
         await transport.shutdown()
         exit(total.ok == options.requests ? 0 : 1)
     }

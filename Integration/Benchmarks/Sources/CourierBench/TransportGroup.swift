@@ -61,14 +61,7 @@ enum TransportGroup {
             log("transport: TEST_HTTP_URL, TEST_HTTPS_URL and TEST_CA_FILE must be set (ci/bench starts the servers)")
             exit(2)
         }
-        guard let reference = environment["COURIER_CURL_REFERENCE"],
-            FileManager.default.isExecutableFile(atPath: reference)
-        else {
-            log(
-                "transport: COURIER_CURL_REFERENCE must name the compiled reference/curl_reference.c (ci/bench builds it)"
-            )
-            exit(2)
-        }
+        let reference = curlReference(for: "transport")
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let binDirectory = (executable as NSString).deletingLastPathComponent
         let urlSessionClient = binDirectory + "/URLSessionClient"
@@ -239,25 +232,48 @@ enum TransportGroup {
         }
         metrics.append(("rss_mib", rounded(median(runs.map(\.rssMiB)), places: 1)))
         // Ratios pair each run with the C client's run of the same round.
-        let paired = own.compactMap { run, figure in reference[run].map { (figure, $0) } }
-        if !paired.isEmpty {
-            metrics.append(
-                ("ratio", rounded(median(paired.map { $0.0.requestsPerSecond / $0.1.requestsPerSecond }), places: 2))
-            )
-            metrics.append(
-                (
-                    "cpu_ratio",
-                    rounded(
-                        median(paired.map { $0.0.cpuMicrosecondsPerRequest / $0.1.cpuMicrosecondsPerRequest }),
-                        places: 2
-                    )
-                )
-            )
-        }
+        metrics += ratios(own, against: reference)
         let connects = runs.compactMap(\.connects)
         if connects.count == runs.count { metrics.append(("connects", median(connects))) }
         if failures > 0 { metrics.append(("failed_runs", Double(failures))) }
         emit(BenchLine(workload: name, variant: variant.rawValue, metrics: metrics))
+    }
+
+    /// The C client the groups measure against (`COURIER_CURL_REFERENCE`, built by `ci/bench`);
+    /// exits when it is missing.
+    static func curlReference(for group: String) -> String {
+        guard let reference = ProcessInfo.processInfo.environment["COURIER_CURL_REFERENCE"],
+            FileManager.default.isExecutableFile(atPath: reference)
+        else {
+            log(
+                "\(group): COURIER_CURL_REFERENCE must name the compiled reference/curl_reference.c (ci/bench builds it)"
+            )
+            exit(2)
+        }
+        return reference
+    }
+
+    /// `ratio` and `cpu_ratio`: medians of each run's figures over the reference's run of the same
+    /// round (none when no round has both).
+    static func ratios(
+        _ own: [Int: TransportFigures],
+        against reference: [Int: TransportFigures]
+    ) -> [(String, Double)] {
+        guard
+            let throughput = pairedMedian(own, reference, { $0.requestsPerSecond / $1.requestsPerSecond }),
+            let cpu = pairedMedian(own, reference, { $0.cpuMicrosecondsPerRequest / $1.cpuMicrosecondsPerRequest })
+        else { return [] }
+        return [("ratio", rounded(throughput, places: 2)), ("cpu_ratio", rounded(cpu, places: 2))]
+    }
+
+    /// The median of `value(run, other run of the same round)`, or `nil` when no round has both.
+    static func pairedMedian(
+        _ own: [Int: TransportFigures],
+        _ other: [Int: TransportFigures],
+        _ value: (TransportFigures, TransportFigures) -> Double
+    ) -> Double? {
+        let pairs = own.compactMap { run, figure in other[run].map { value(figure, $0) } }
+        return pairs.isEmpty ? nil : median(pairs)
     }
 
     /// Result lines carry the precision the run-to-run spread supports, no more.
