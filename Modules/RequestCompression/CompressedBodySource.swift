@@ -76,10 +76,7 @@ final class CompressingBodyReader: HTTPBodyReader {
 extension CompressedBodySource {
     /// Compresses a body held in memory at once, so it keeps a known length (`Content-Length`).
     static func compress(_ data: Data, format: Deflater.Format, level: Int32) throws -> Data {
-        let reader = try CompressingBodyReader(
-            inner: DataReader(data),
-            deflater: Deflater(format: format, level: level)
-        )
+        let reader = try CompressedBodySource(original: HTTPBody(data), format: format, level: level).makeReader()
         var output = Data()
         var buffer = [UInt8](repeating: 0, count: max(1024, min(data.count / 2, 256 << 10)))
         while true {
@@ -89,23 +86,5 @@ extension CompressedBodySource {
             case .paused: continue  // an in-memory reader never pauses
             }
         }
-    }
-
-    /// Reads bytes from memory.
-    private final class DataReader: HTTPBodyReader {
-        let data: Data
-        var offset = 0
-
-        init(_ data: Data) { self.data = data }
-
-        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> HTTPBodyReadResult {
-            guard offset < data.count, buffer.count > 0 else { return .end }
-            let count = min(buffer.count, data.count - offset)
-            data.copyBytes(to: buffer, from: offset..<(offset + count))
-            offset += count
-            return .bytes(count)
-        }
-
-        func rewind() throws { offset = 0 }
     }
 }

@@ -25,12 +25,8 @@ final class Deflater {
     }
 
     private var stream = z_stream()
-    private let format: Format
-    private let level: Int32
 
     init(format: Format, level: Int32) throws(Failure) {
-        self.format = format
-        self.level = level
         let status = courier_deflate_init2(&stream, level, format.windowBits)
         guard status == Z_OK else { throw Failure(code: status, operation: "deflateInit2") }
     }

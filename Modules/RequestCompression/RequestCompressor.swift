@@ -88,6 +88,8 @@ public struct RequestCompressor: RequestAdapter {
         guard body.kind != .empty, body.isReplayable else { return request }
         if let length = body.length, length < Int64(minimumBodySize) { return request }
         if let existing = request.headers["Content-Encoding"] {
+            // A redirect hop starts from the request as it was sent: already compressed, by us.
+            if attempt.redirectCount > 0 && existing == encoding.rawValue { return request }
             switch duplicateHeaderBehavior {
             case .error: throw RequestCompressionError.contentEncodingAlreadySet(existing)
             case .skip: return request

@@ -43,11 +43,6 @@ struct EscapingByteBuffer: ~Copyable {
     static let unescapedHigh: UInt64 = 0x47FF_FFFE_87FF_FFFE
 
     @inline(__always)
-    static func isUnescaped(_ byte: UInt8) -> Bool {
-        ASCIIMask.unescaped.contains(byte)
-    }
-
-    @inline(__always)
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? nibble &+ 0x30 : nibble &+ 0x37
     }

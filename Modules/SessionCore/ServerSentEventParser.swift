@@ -24,7 +24,6 @@ struct ServerSentEventParser: Sendable {
     private var data = ""
     private var dataBytes = 0
     private var type = ""
-    private var hasData = false
     private var atStreamStart = true
     private var skipLineFeed = false
 
@@ -39,7 +38,6 @@ struct ServerSentEventParser: Sendable {
         data = ""
         dataBytes = 0
         type = ""
-        hasData = false
         atStreamStart = true
         skipLineFeed = false
     }
@@ -88,9 +86,9 @@ struct ServerSentEventParser: Sendable {
         case "data":
             dataBytes += value.count + 1
             guard dataBytes <= maximumEventSize else { throw .eventTooLarge(limit: maximumEventSize) }
-            if hasData { data += "\n" }
+            // Each data line counts its line feed, so any data line makes the count positive.
+            if dataBytes > value.count + 1 { data += "\n" }
             data += String(decoding: value, as: UTF8.self)
-            hasData = true
         case "id":
             // An id with a NUL is ignored, so it cannot cut the Last-Event-ID header short.
             if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
@@ -111,9 +109,8 @@ struct ServerSentEventParser: Sendable {
             data = ""
             dataBytes = 0
             type = ""
-            hasData = false
         }
-        guard hasData else { return nil }
+        guard dataBytes > 0 else { return nil }
         return ServerSentEvent(
             type: type.isEmpty ? "message" : type,
             data: data,

@@ -50,12 +50,16 @@ struct TransferReader {
                 task.record(upload: value)
                 progress.upload(value)
                 // AFNetworking's did-send-body hook gets the request's Content-Length when the total
-                // is unknown; the task's own progress keeps the transport's value.
-                var reported = value
-                if reported.total == nil, let declared = request.headers["Content-Length"].flatMap({ Int64($0) }) {
-                    reported.total = declared
-                }
-                report(SessionEvent(.bodySent, task: task.taskIdentifier, request: request, progress: reported))
+                // is unknown; the task's own progress keeps the transport's value. Worked out only
+                // when someone listens.
+                report(
+                    SessionEvent(
+                        .bodySent,
+                        task: task.taskIdentifier,
+                        request: request,
+                        progress: Self.declaringTotal(value, from: request)
+                    )
+                )
             case .response(let response):
                 outcome.response = response
                 task.record(response: response)
@@ -123,6 +127,17 @@ struct TransferReader {
             report(SessionEvent(.metricsCollected, task: task.taskIdentifier, request: request, metrics: metrics))
         }
         return outcome
+    }
+}
+
+extension TransferReader {
+    /// `progress` with the request's declared `Content-Length` as its total when it has none.
+    static func declaringTotal(_ progress: TransferProgress, from request: HTTPRequest) -> TransferProgress {
+        var reported = progress
+        if reported.total == nil, let declared = request.headers["Content-Length"].flatMap({ Int64($0) }) {
+            reported.total = declared
+        }
+        return reported
     }
 }
 

@@ -129,6 +129,28 @@ func readAll(_ body: HTTPBody) throws -> Data {
     }
 }
 
+@Suite struct RequestCompressorRedirectTests {
+    @Test func aRedirectThatKeepsTheBodySendsItCompressedOnceNotAgain() async throws {
+        let from = URL(string: "https://api.test/old")!
+        let to = URL(string: "https://api.test/new")!
+        let transport = MockTransport()
+        transport.stub(url: from.absoluteString, reply: .redirect(status: 307, to: to))
+        transport.stub(url: to.absoluteString, reply: .init(status: 200))
+        let session = SessionManager(
+            transport: transport,
+            interceptor: Interceptor(adapters: [RequestCompressor(encoding: .gzip)])
+        )
+        let original = Data((0..<20_000).map { UInt8(ascii: "a") + UInt8($0 % 5) })
+        _ = try await session.data(for: HTTPRequest(method: .put, url: from, body: HTTPBody(original)))
+        let sent = transport.requests
+        #expect(sent.map(\.url) == [from, to])
+        for recorded in sent {
+            #expect(recorded.request.headers["Content-Encoding"] == "gzip")
+            #expect(try inflate(recorded.body, gzip: true) == original)
+        }
+    }
+}
+
 extension RetryPolicy {
     /// The default policy without waiting between attempts.
     static var immediate: RetryPolicy {
