@@ -175,7 +175,12 @@ let package = Package(
             dependencies: ["CourierSecurity", "CourierSecurityOpenSSL", "CCourierOpenSSL", "CCourierOpenSSLShim"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "CourierCurlTests", dependencies: ["CourierCurl", "CourierTransport", "CourierHTTP"]),
+        .testTarget(
+            name: "CourierCurlTests",
+            dependencies: [
+                "CourierCurl", "CourierTransport", "CourierHTTP", "CourierDiagnostics", "CourierTestSupport",
+            ]
+        ),
         .testTarget(
             name: "CourierSessionCoreTests",
             dependencies: [

@@ -74,13 +74,13 @@ enum CurlErrorMapping {
     /// the code alone is too generic (see the second table above).
     static func category(forCode code: Int, message: String, context: Context) -> TransportError.Category {
         switch code {
-        case 56 where message.contains("chunk"):
+        case 56 where LibcurlText.chunkedEncoding.occurs(in: message):
             return .protocolViolation
-        case 56 where message.hasPrefix("Too large response headers"):
+        case 56 where LibcurlText.tooLargeResponseHeaders.matchedPrefix(of: message) != nil:
             return .limitExceeded
         case 27 where context.inResponseHead || context.inResponseBody:
             return .limitExceeded
-        case 18 where context.isHTTP2 && message.hasPrefix("transfer closed with"):
+        case 18 where context.isHTTP2 && LibcurlText.http2TransferClosed.matchedPrefix(of: message) != nil:
             return .protocolViolation
         default:
             return category(forCode: code)

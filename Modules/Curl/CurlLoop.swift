@@ -149,6 +149,12 @@ final class CurlLoop: @unchecked Sendable {
             configuration.maxConcurrentStreams,
             "CURLMOPT_MAX_CONCURRENT_STREAMS"
         )
+        // Once per transport: a libcurl whose messages were not verified would fail the checks quietly.
+        LibcurlText.reportCompatibility(
+            versionNumber: CurlRuntime.versionNumber,
+            version: CurlRuntime.versionDescription,
+            to: configuration.diagnostics
+        )
     }
 
     private func setMultiOption(_ option: CURLMoption, _ value: Int, _ name: StaticString) {

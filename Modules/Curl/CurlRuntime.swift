@@ -18,6 +18,12 @@ enum CurlRuntime {
         return String(cString: version)
     }
 
+    /// libcurl's `version_num` (`0xXXYYZZ`), or 0 when it reports no version information.
+    static var versionNumber: Int {
+        guard let info = courier_curl_version_info() else { return 0 }
+        return Int(info.pointee.version_num)
+    }
+
     private static func initialise() -> TransportError? {
         let code = courier_curl_global_init()
         guard code == CURLE_OK else {

@@ -28,11 +28,11 @@ enum LibcurlNotice: Equatable {
 
     /// Recognises the informational lines that matter; nil for every other line.
     static func parse(_ line: some StringProtocol) -> LibcurlNotice? {
-        if line.hasPrefix("Excess found in a read: excess = ") {
-            let rest = line.dropFirst("Excess found in a read: excess = ".count)
+        if let prefix = LibcurlText.excessBody.matchedPrefix(of: line) {
+            let rest = line.dropFirst(prefix.count)
             return .excessBody(bytes: Int(rest.prefix(while: \.isNumber)) ?? 0)
         }
-        for prefix in ["recveived GOAWAY, error=", "received GOAWAY, error="] where line.hasPrefix(prefix) {
+        if let prefix = LibcurlText.goaway.matchedPrefix(of: line) {
             let rest = line.dropFirst(prefix.count)
             guard let code = Int(rest.prefix(while: \.isNumber)) else { return nil }
             return .goaway(errorCode: code)
@@ -44,8 +44,13 @@ enum LibcurlNotice: Equatable {
     /// the debug callback runs for every informational line, so it rejects the rest without making
     /// a string.
     static func mayStart(with byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "E") || byte == UInt8(ascii: "r")
+        firstBytes.contains(byte)
     }
+
+    /// The first bytes of every fragment ``parse(_:)`` looks for.
+    private static let firstBytes: Set<UInt8> = Set(
+        [LibcurlText.excessBody, .goaway].flatMap(\.fragments).compactMap(\.utf8.first)
+    )
 }
 
 extension CurlTransferState {
