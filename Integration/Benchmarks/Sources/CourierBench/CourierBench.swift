@@ -11,6 +11,7 @@ struct CourierBench {
         ("transport", TransportGroup.run),
         ("session", SessionGroup.run),
         ("images", ImagesGroup.run),
+        ("soak", SoakGroup.run),
     ]
 
     static func main() async throws {
@@ -19,7 +20,8 @@ struct CourierBench {
             try await runChild(first, Array(arguments.dropFirst()))
             return
         }
-        let wanted = arguments.isEmpty ? groups.map(\.name) : arguments
+        // The soak runs for minutes and measures endurance, not speed: only when named.
+        let wanted = arguments.isEmpty ? groups.map(\.name).filter { $0 != "soak" } : arguments
         for name in wanted {
             guard let group = groups.first(where: { $0.name == name }) else {
                 log("unknown benchmark group \(name); known: \(groups.map(\.name).joined(separator: ", "))")
@@ -34,6 +36,7 @@ struct CourierBench {
         switch mode {
         case "child-multipart": try MultipartGroup.child(arguments)
         case "child-transport": await TransportClient.run(arguments)
+        case "child-soak": await SoakClient.run(arguments)
         default:
             log("unknown child mode \(mode)")
             exit(2)
