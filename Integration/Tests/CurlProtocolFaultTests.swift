@@ -47,6 +47,8 @@ struct ProtocolFault: Sendable, CustomTestStringConvertible {
         ProtocolFault(path: "/rst-stream", overHTTP2: true, category: .protocolViolation),
         ProtocolFault(path: "/goaway", overHTTP2: true, category: .protocolViolation),
         ProtocolFault(path: "/goaway-close", overHTTP2: true, category: .protocolViolation),
+        ProtocolFault(path: "/goaway-before-head", overHTTP2: true, category: .protocolViolation),
+        ProtocolFault(path: "/goaway-before-head?unprocessed=1", overHTTP2: true, category: .protocolViolation),
         ProtocolFault(path: "/malformed-frame", overHTTP2: true, category: .protocolViolation),
         ProtocolFault(path: "/oversized-frame", overHTTP2: true, category: .protocolViolation),
         ProtocolFault(path: "/bad-hpack", overHTTP2: true, category: .connectionLost),

@@ -851,6 +851,15 @@ async def h2_goaway_close(session: H2Session, stream_id: int, query) -> None:
     await h2_goaway_common(session, stream_id, close_after=True)
 
 
+@h2route("/goaway-before-head", "GOAWAY INTERNAL_ERROR before any HEADERS, naming the request's stream as "
+         "the last processed (?unprocessed=1: naming none); the TCP connection stays open")
+async def h2_goaway_before_head(session: H2Session, stream_id: int, query) -> None:
+    last = 0 if query_int(query, "unprocessed", 0, 0, 1) else stream_id
+    session.conn.close_connection(error_code=2, last_stream_id=last)  # INTERNAL_ERROR
+    session.broken = True
+    await session.drain()
+
+
 @h2route("/malformed-frame", "raw DATA frame on stream 0 (RFC 9113 §6.1: connection PROTOCOL_ERROR)")
 async def h2_malformed_frame(session: H2Session, stream_id: int, query) -> None:
     session.conn.send_headers(stream_id, h2_head(200, 10))

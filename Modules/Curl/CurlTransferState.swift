@@ -56,6 +56,11 @@ final class CurlTransferState {
     var excessBodyFailure: TransportError?
     /// Whether libcurl's debug output is on (`CURLOPT_VERBOSE`), to notice silent faults in the body.
     var noticeWindowOpen = false
+    /// Whether the request has a body, whose upload progress the progress callback reports.
+    private(set) var sendsRequestBody = false
+    /// Whether the transfer may speak HTTP/2 and has no head yet: its progress callback opens the
+    /// notice window once the request is out, for a GOAWAY before the head (see `LibcurlNotice`).
+    var watchesForEarlyGoaway = false
     /// Interim (`1xx`) heads received so far.
     var interimResponses = 0
     /// Whether libcurl answers a `401` challenge itself before the real response: the request has a
@@ -187,6 +192,12 @@ final class CurlTransferState {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw TransportError(category: .invalidRequest, message: "only http and https URLs are supported", url: url)
         }
+        watchesForEarlyGoaway =
+            switch configuration.httpVersion {
+            case .http1_1: false
+            case .automatic: scheme == "https"
+            case .h2cUpgrade: true
+            }
         let context = Unmanaged.passUnretained(self).toOpaque()
         if !hasTransportOptions {
             try Self.applyTransportOptions(
@@ -244,6 +255,7 @@ final class CurlTransferState {
         } else if request.method != .get {
             try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
         }
+        if watchesForEarlyGoaway, !sendsRequestBody { try installProgressCallback(context: context) }
         if !headers.contains(name: "Expect") {
             // No `Expect: 100-continue` round trip: libcurl would wait up to a second for `100` on
             // large bodies. A request that sets `Expect` itself gets libcurl's handling of it.
@@ -364,13 +376,23 @@ final class CurlTransferState {
             },
             "CURLOPT_SEEKFUNCTION"
         )
+        sendsRequestBody = true
+        try installProgressCallback(context: context)
+    }
+
+    /// libcurl's progress callback, for upload progress and the early GOAWAY watch; transfers that
+    /// need neither go without, so libcurl makes no call per pass for them.
+    private func installProgressCallback(context: UnsafeMutableRawPointer) throws(TransportError) {
         try set(CURLOPT_NOPROGRESS, 0)
         try set(CURLOPT_XFERINFODATA, pointer: context)
         try check(
             courier_curl_easy_setopt_xferinfo_function(easy) { context, _, _, _, _ in
                 guard let context else { return 0 }
                 let transfer = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
-                transfer.reportUploadProgress(sent: transfer.sentBodyBytes, force: false)
+                if transfer.sendsRequestBody {
+                    transfer.reportUploadProgress(sent: transfer.sentBodyBytes, force: false)
+                }
+                if transfer.watchesForEarlyGoaway { transfer.openNoticeWindowOnceRequestIsSent() }
                 return 0
             },
             "CURLOPT_XFERINFOFUNCTION"

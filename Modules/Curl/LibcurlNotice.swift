@@ -17,9 +17,10 @@ internal import FoundationEssentials
 ///   server ended the HTTP/2 connection. With an error code that is a connection error (RFC 9113
 ///   §5.4.1, §6.8), yet libcurl keeps waiting for the rest of the stream while the socket stays open.
 ///
-/// Both happen while a body is read, so the transport turns libcurl's debug output on only then:
-/// with `CURLOPT_VERBOSE=1` for whole transfers, libcurl formats every informational line (request
-/// headers, TLS records, HTTP/2 pseudo-headers), which measurably slows small requests.
+/// Both happen while a body is read, and a GOAWAY also between an HTTP/2 request and its head, so the
+/// transport turns libcurl's debug output on only then: with `CURLOPT_VERBOSE=1` for whole
+/// transfers, libcurl formats every informational line (request headers, TLS records, HTTP/2
+/// pseudo-headers), which measurably slows small requests.
 enum LibcurlNotice: Equatable {
     /// The body was longer than `Content-Length` by `bytes`.
     case excessBody(bytes: Int)
@@ -136,17 +137,41 @@ extension CurlTransferState {
     }
 
     /// Turns libcurl's debug output on for the body of a response that can carry a silent fault: an
-    /// HTTP/1.x body framed by `Content-Length` (excess) or any HTTP/2 body (GOAWAY).
+    /// HTTP/1.x body framed by `Content-Length` (excess) or any HTTP/2 body (GOAWAY); turns it off
+    /// when the window opened before the head (``openNoticeWindowOnceRequestIsSent()``) and this body
+    /// needs none.
     ///
     /// libcurl reads `CURLOPT_VERBOSE` each time it would log (7.88: `data->set.verbose`), so setting
     /// it from the header callback takes effect for the rest of the same read, where the excess
     /// check runs.
     func openNoticeWindow(version: HTTPResponse.Version, headers: HTTPHeaders) {
-        guard !noticeWindowOpen, request.method != .head else { return }
-        guard version == .http2 || headers.contains(name: "Content-Length") else {
-            if loop.hasDiagnostics { reportUncheckableFraming(headers) }
+        watchesForEarlyGoaway = false
+        guard request.method != .head, version == .http2 || headers.contains(name: "Content-Length") else {
+            if noticeWindowOpen { closeNoticeWindow() }
+            if loop.hasDiagnostics, request.method != .head { reportUncheckableFraming(headers) }
             return
         }
+        guard !noticeWindowOpen else { return }
+        turnNoticeWindowOn()
+    }
+
+    /// A GOAWAY with an error can also arrive after the request and before any head, naming the
+    /// request's stream as processed: libcurl 7.88 then logs it and waits for a head that never
+    /// comes, on a socket the server keeps open, until a timeout. So a transfer that may speak
+    /// HTTP/2 turns the debug output on from its progress callback once libcurl has counted request
+    /// bytes (`CURLINFO_REQUEST_SIZE`): not earlier, so that the connection's set-up and the
+    /// request's own lines are never formatted. libcurl calls the progress callback after each pass
+    /// over the transfer, so the window is open before the reply to a request just sent is read.
+    func openNoticeWindowOnceRequestIsSent() {
+        var requestSize = 0
+        guard courier_curl_easy_getinfo_long(easy, CURLINFO_REQUEST_SIZE, &requestSize) == CURLE_OK,
+            requestSize > 0, !hasDeliveredHead
+        else { return }
+        watchesForEarlyGoaway = false
+        if !noticeWindowOpen { turnNoticeWindowOn() }
+    }
+
+    private func turnNoticeWindowOn() {
         let code = courier_curl_easy_setopt_long(easy, CURLOPT_VERBOSE, 1)
         noticeWindowOpen = code == CURLE_OK
         if !noticeWindowOpen {
