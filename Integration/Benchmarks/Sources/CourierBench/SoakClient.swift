@@ -113,7 +113,9 @@ enum SoakClient {
         let session = SessionManager(transport: transport, interceptor: RetryPolicy())
 
         let warmUp = min(10, max(1, seconds / 10))
-        log("soak: \(workers) workers for \(seconds) s (the first \(warmUp) s are warm-up); \(before.descriptors) descriptors, \(String(format: "%.1f", before.rssMiB)) MiB before the transport")
+        log(
+            "soak: \(workers) workers for \(seconds) s (the first \(warmUp) s are warm-up); \(before.descriptors) descriptors, \(String(format: "%.1f", before.rssMiB)) MiB before the transport"
+        )
         let start = ContinuousClock.now
         let deadline = start + .seconds(seconds)
         let (tally, baseline) = await withTaskGroup(of: Tally.self) { group in
@@ -129,7 +131,9 @@ enum SoakClient {
             while next < deadline {
                 try? await Task.sleep(until: next)
                 let now = sample()
-                log("soak: t=\((next - start).components.seconds) s rss=\(String(format: "%.1f", now.rssMiB)) MiB descriptors=\(now.descriptors)")
+                log(
+                    "soak: t=\((next - start).components.seconds) s rss=\(String(format: "%.1f", now.rssMiB)) MiB descriptors=\(now.descriptors)"
+                )
                 next += .seconds(30)
             }
             var total = Tally()
@@ -180,7 +184,12 @@ enum SoakClient {
         exit(tally.unexpected == 0 && tally.completed > 0 ? 0 : 1)
     }
 
-    static func worker(_ index: Int, session: SessionManager, endpoints: Endpoints, until deadline: ContinuousClock.Instant)
+    static func worker(
+        _ index: Int,
+        session: SessionManager,
+        endpoints: Endpoints,
+        until deadline: ContinuousClock.Instant
+    )
         async -> Tally
     {
         var generator = SystemRandomNumberGenerator()
@@ -188,10 +197,11 @@ enum SoakClient {
         let totalWeight = Operation.allCases.reduce(0) { $0 + $1.weight }
         while ContinuousClock.now < deadline {
             var pick = Int.random(in: 0..<totalWeight, using: &generator)
-            let operation = Operation.allCases.first { operation in
-                pick -= operation.weight
-                return pick < 0
-            } ?? .smallHTTP1
+            let operation =
+                Operation.allCases.first { operation in
+                    pick -= operation.weight
+                    return pick < 0
+                } ?? .smallHTTP1
             // One in ten of the ordinary operations is cancelled at a random moment in its first
             // 20 ms; the stall is always cancelled, later.
             let cancelAfter: Duration? =
@@ -252,7 +262,9 @@ enum SoakClient {
             case .stallTimeout, .stallCancelled: url(endpoints.faultHTTP, "/stall")
             }
         guard let target else {
-            return Outcome(error: SessionError(kind: .transport(.invalidRequest), message: "bad soak URL", failingURL: nil))
+            return Outcome(
+                error: SessionError(kind: .transport(.invalidRequest), message: "bad soak URL", failingURL: nil)
+            )
         }
         switch operation {
         case .upload64KiB:
