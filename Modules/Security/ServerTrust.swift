@@ -40,6 +40,16 @@ public struct ServerTrust: Sendable {
     /// Verifies certificates and extracts keys with the same library the transport uses.
     public let verifier: any CertificateVerifying
 
+    /// Why a trust hook that checks revocation rejected the server on its own, without asking the
+    /// evaluator: `SecurityError.Code.certificateRevoked` or `SecurityError.Code.revocationUnknown`,
+    /// the reason naming the mechanism (CRL or stapled OCSP response). Nil otherwise; transports
+    /// hand it on as the underlying error of the failed transfer.
+    ///
+    /// ```swift
+    /// if trust.revocationFailure?.code == .certificateRevoked { alertSecurityTeam(trust.host) }
+    /// ```
+    public var revocationFailure: SecurityError?
+
     /// Creates a server trust; transports do this, tests do it with fixture certificates.
     ///
     /// ```swift

@@ -44,6 +44,8 @@ public final class OpenSSLTrustHook: TLSContextTrustInstalling {
     public let evaluator: any ServerTrustEvaluating
     /// The verifier handed to the evaluator in each `ServerTrust`.
     public let verifier: OpenSSLCertificateVerifier
+    /// The revocation checks made besides the evaluator; ``RevocationPolicy/none`` unless given.
+    public let revocation: RevocationPolicy
 
     /// Creates a hook for one evaluator.
     ///
@@ -61,6 +63,34 @@ public final class OpenSSLTrustHook: TLSContextTrustInstalling {
         OpenSSLRuntime.initialize()
         self.evaluator = evaluator
         self.verifier = verifier
+        self.revocation = .none
+    }
+
+    /// Creates a hook for one evaluator that also checks revocation.
+    ///
+    /// A revoked certificate fails the handshake whatever the evaluator says; see
+    /// ``RevocationPolicy`` and <doc:Revocation>.
+    ///
+    /// ```swift
+    /// let hook = OpenSSLTrustHook(
+    ///     evaluator: DefaultTrustEvaluator(),
+    ///     revocation: try RevocationPolicy(ocspStapling: .preferred, crlFiles: ["ca.crl"])
+    /// )
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - evaluator: The policy; it runs inside the handshake and must not block.
+    ///   - verifier: The verifier handed to the evaluator.
+    ///   - revocation: The CRLs and OCSP-stapling requirement.
+    public init(
+        evaluator: any ServerTrustEvaluating,
+        verifier: OpenSSLCertificateVerifier = OpenSSLCertificateVerifier(),
+        revocation: RevocationPolicy
+    ) {
+        OpenSSLRuntime.initialize()
+        self.evaluator = evaluator
+        self.verifier = verifier
+        self.revocation = revocation
     }
 
     /// Installs the evaluator as the certificate-verify callback of a TLS client context.
@@ -91,24 +121,33 @@ public final class OpenSSLTrustHook: TLSContextTrustInstalling {
         let installation = TrustHookInstallation(
             evaluator: evaluator,
             verifier: verifier,
+            revocation: revocation,
             onDecision: onDecision
         )
         // The C side owns this reference from here on and releases it with the SSL_CTX.
         let userdata = Unmanaged.passRetained(installation).toOpaque()
-        let installed = courier_ssl_ctx_install_verify(
-            sslContext,
-            HostName.normalized(host),
-            { userdata, input in
-                guard let userdata, let input else { return 0 }
-                let installation = Unmanaged<TrustHookInstallation>.fromOpaque(userdata).takeUnretainedValue()
-                return installation.decide(input.pointee) ? 1 : 0
-            },
-            userdata,
-            { userdata in
-                guard let userdata else { return }
-                Unmanaged<TrustHookInstallation>.fromOpaque(userdata).release()
-            }
-        )
+        let installed = revocation.withConfiguration { configuration in
+            courier_ssl_ctx_install_verify(
+                sslContext,
+                HostName.normalized(host),
+                configuration,
+                { userdata, input in
+                    guard let userdata, let input else { return 0 }
+                    let installation = Unmanaged<TrustHookInstallation>.fromOpaque(userdata).takeUnretainedValue()
+                    return installation.decide(input.pointee) ? 1 : 0
+                },
+                { userdata, input in
+                    guard let userdata, let input else { return 0 }
+                    let installation = Unmanaged<TrustHookInstallation>.fromOpaque(userdata).takeUnretainedValue()
+                    return installation.decideStatus(input.pointee) ? 1 : 0
+                },
+                userdata,
+                { userdata in
+                    guard let userdata else { return }
+                    Unmanaged<TrustHookInstallation>.fromOpaque(userdata).release()
+                }
+            )
+        }
         guard installed == 1 else {
             Unmanaged<TrustHookInstallation>.fromOpaque(userdata).release()
             throw SecurityError(.installationFailed, reason: "the certificate-verify callback cannot be installed")
