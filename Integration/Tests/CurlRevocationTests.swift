@@ -2,6 +2,7 @@ import CourierCurl
 import CourierHTTP
 import CourierSecurity
 import CourierSecurityOpenSSL
+import CourierSessionCore
 import CourierTransport
 import Foundation
 import Testing
@@ -108,5 +109,37 @@ import Testing
         let received = try Self.receivedPaths()
         #expect(received.contains("api.test \(good.path)"))
         #expect(!received.contains(revoked.path))
+    }
+
+    @Test(.enabled(if: isAvailable, "TEST_STAPLING_URL, TEST_PKI_DIR or TEST_STAPLING_LOG not set"))
+    func aRevokedServerFailsTheSessionTaskWithAFNetworkingsTrustErrorAndTheTypedCause() async throws {
+        let port = try #require(CurlTestServers.url("TEST_STAPLING_URL")?.port)
+        let base = try #require(URL(string: "https://revoked.test:\(port)"))
+        let root = try Self.pki("root-ca.pem")
+        let session = try HTTPSessionManager(
+            baseURL: base,
+            securityPolicy: SecurityPolicy.defaultPolicy(verifier: OpenSSLCertificateVerifier()),
+            interceptor: RetryPolicy()
+        ) { policy in
+            CurlTestServers.transport {
+                $0.tls.caFile = root
+                $0.resolveOverrides = [.init(host: "revoked.test", port: port, addresses: ["127.0.0.1"])]
+                $0.trustInstaller = OpenSSLTrustHook(
+                    evaluator: policy,
+                    revocation: RevocationPolicy(ocspStapling: .preferred)
+                )
+            }
+        }
+        do {
+            _ = try await session.data(.get, "small")
+            Issue.record("a revoked server was trusted")
+        } catch {
+            #expect(error.urlErrorCode == -1202)
+            #expect(error.message == SessionError.serverTrustDescription(host: "revoked.test"))
+            #expect((error.transportError?.underlying as? SecurityError)?.code == .certificateRevoked)
+            #expect(error.serverTrust?.reason?.hasPrefix("certificate revoked (stapled OCSP response") == true)
+            #expect(error.transportError?.metrics?.requestHeaderBytes == 0)
+        }
+        await session.shutdown()
     }
 }
