@@ -11,6 +11,10 @@ public import CourierSecurity
 /// `X509_V_ERR_APPLICATION_VERIFICATION` before any request byte is sent (libcurl reports
 /// `CURLE_PEER_FAILED_VERIFICATION`).
 ///
+/// With a ``RevocationPolicy`` (``init(evaluator:verifier:revocation:)``) the hook also checks CRLs in
+/// the same callback and a stapled OCSP response in OpenSSL's status callback, and a revoked
+/// certificate fails the handshake whatever the evaluator says; see <doc:Revocation>.
+///
 /// Requirements on the transport (libcurl options), because OpenSSL or libcurl would otherwise
 /// bypass the evaluator:
 /// - `CURLOPT_SSL_VERIFYPEER=1`: with `SSL_VERIFY_NONE` OpenSSL ignores the callback's verdict.
