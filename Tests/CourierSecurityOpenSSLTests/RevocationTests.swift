@@ -39,8 +39,9 @@ import Testing
         version: Int32,
         evaluator: RecordingTrustEvaluator = RecordingTrustEvaluator(decision: .accept)
     ) throws -> Result {
+        let chain = server == "self-signed" ? "self-signed.pem" : "\(server)-chain.pem"
         let handshake = try InMemoryTLSHandshake(
-            certificateChainFile: PKIFixtures.path("\(server)-chain.pem"),
+            certificateChainFile: PKIFixtures.path(chain),
             keyFile: PKIFixtures.path("\(server).key"),
             clientAnchors: [PKIFixtures.root],
             staple: staple.map(PKIFixtures.data),
@@ -147,6 +148,15 @@ import Testing
         let result = try handshake("leaf", revocation: revocation, version: TLS1_3_VERSION)
         #expect(result.carriedData)
         #expect(result.evaluator.trusts.first?.chainVerdict == .trusted)
+    }
+
+    @Test func aChainTheStoreDoesNotTrustIsLeftToTheEvaluator() throws {
+        // No issuer in the store, so no CRL applies: the evaluator (here one that accepts all) decides.
+        let revocation = try RevocationPolicy(crlFiles: [PKIFixtures.path("intermediate-ca.crl.pem")])
+        let result = try handshake("self-signed", revocation: revocation, version: TLS1_3_VERSION)
+        #expect(result.carriedData)
+        #expect(result.evaluator.trusts.first?.chainVerdict.isTrusted == false)
+        #expect(result.decisions.lastFailure == nil)
     }
 
     @Test func expiredCRLLeavesTheStatusUnknown() throws {
