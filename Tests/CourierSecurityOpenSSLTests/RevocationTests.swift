@@ -90,6 +90,13 @@ import Testing
             stapling: .preferred,
             failure: (.revocationUnknown, "(OCSP stapling): the stapled OCSP response's signature does not verify")
         ),
+        // A "good" from 2020: what an attacker holding a since-revoked key would replay.
+        StapleCase(
+            server: "leaf",
+            staple: "leaf.ocsp-stale.der",
+            stapling: .preferred,
+            failure: (.revocationUnknown, "(OCSP stapling): the stapled OCSP response is out of date or not yet valid")
+        ),
         StapleCase(
             server: "revoked",
             staple: "leaf.ocsp-good.der",
