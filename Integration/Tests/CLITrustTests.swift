@@ -76,4 +76,39 @@ import Testing
         #expect(keyWithoutCertificate.status == 1)
         #expect(keyWithoutCertificate.standardError.contains("--key and --pass go with --cert"))
     }
+
+    static var stapling: URL? { CurlTestServers.url("TEST_STAPLING_URL") }
+
+    @Test(
+        .enabled(if: CLIProcess.binary != nil, "needs the courier binary"),
+        .enabled(if: stapling != nil && CurlTestServers.value("TEST_PKI_DIR") != nil, "TEST_STAPLING_URL not set")
+    )
+    func revocationFlagsRefuseTheRevokedServerBeforeSending() async throws {
+        // Without a name, the stapling port serves the revoked leaf (SAN 127.0.0.1) and staples "revoked".
+        let url = try #require(Self.stapling).adding("/small").absoluteString
+        let pki = try #require(CurlTestServers.value("TEST_PKI_DIR"))
+        let root = ["--cacert", "\(pki)/root-ca.pem"]
+
+        let plain = try await run(root + [url])
+        #expect(plain.status == 0, "\(plain.standardError)")
+        let stapled = try await run(root + ["--ocsp=preferred", url])
+        #expect(stapled.status == 1)
+        #expect(
+            stapled.standardError.contains("certificate revoked (stapled OCSP response, reason: keyCompromise)"),
+            "\(stapled.standardError)"
+        )
+        let listed = try await run(root + ["--crlfile", "\(pki)/intermediate-ca.crl.der", url])
+        #expect(listed.status == 1)
+        #expect(listed.standardError.contains("certificate revoked (CRL)"), "\(listed.standardError)")
+
+        let unreadable = try await run(root + ["--crlfile", "/nonexistent/ca.crl", url])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.standardError.contains("unreadableFile"), "\(unreadable.standardError)")
+        let conflict = try await run(["--insecure", "--ocsp=required", url])
+        #expect(conflict.status == 1)
+        #expect(conflict.standardError.contains("conflict"))
+        let unknownMode = try await run(root + ["--ocsp=sometimes", url])
+        #expect(unknownMode.status == 1)
+        #expect(unknownMode.standardError.contains("--ocsp takes required or preferred"))
+    }
 }

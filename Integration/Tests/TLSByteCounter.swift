@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// `tls_byte_counter.py` with the per-run server certificate of `ci/servers`: it accepts a fixed
+/// `tls_byte_counter.py` with the per-run server certificate of `ci/servers` (the trust matrix runs it
+/// with the fixed test PKI, by SNI): it accepts a fixed
 /// number of TLS connections and reports, per connection, whether the handshake completed and how many
 /// request bytes arrived, which is the server-side evidence that a rejection sent nothing.
 enum TLSByteCounter {

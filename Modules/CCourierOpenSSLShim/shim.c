@@ -1,4 +1,5 @@
 #include "CCourierOpenSSLShim.h"
+#include "installation.h"
 
 #include <arpa/inet.h>
 #include <openssl/crypto.h>
@@ -151,16 +152,10 @@ static courier_der_chain der_chain_view(const der_list *list) {
 
 // MARK: - TLS certificate-verify callback
 
-typedef struct courier_installation {
-    char *host;
-    courier_verify_fn fn;
-    void *userdata;
-    courier_release_fn release;
-} courier_installation;
-
 static void installation_destroy(courier_installation *installation) {
     if (!installation) return;
     if (installation->release) installation->release(installation->userdata);
+    sk_X509_CRL_pop_free(installation->crls, X509_CRL_free);
     free(installation->host);
     free(installation);
 }
@@ -192,9 +187,14 @@ static int verify_callback(X509_STORE_CTX *store_ctx, void *arg) {
     X509_VERIFY_PARAM_set1_host(param, NULL, 0);
     X509_VERIFY_PARAM_set1_email(param, NULL, 0);
     X509_VERIFY_PARAM_set1_ip(param, NULL, 0);
+    courier_crl_check_prepare(store_ctx, installation);
     int chain_ok = X509_verify_cert(store_ctx) == 1;
     int chain_error = chain_ok ? X509_V_OK : X509_STORE_CTX_get_error(store_ctx);
     if (!chain_ok && chain_error == X509_V_OK) chain_error = X509_V_ERR_UNSPECIFIED;
+    char crl_subject[256] = "";
+    int crl_state = installation->crls
+                        ? courier_crl_state(store_ctx, chain_ok, chain_error, crl_subject, sizeof crl_subject)
+                        : COURIER_REVOCATION_NOT_CHECKED;
 
     // (b) The host verdict on the leaf.
     X509 *leaf = X509_STORE_CTX_get0_cert(store_ctx);
@@ -221,6 +221,8 @@ static int verify_callback(X509_STORE_CTX *store_ctx, void *arg) {
             .chain_error_text = X509_verify_cert_error_string(chain_error),
             .host_state = host_state,
             .host = installation->host,
+            .crl_state = crl_state,
+            .crl_subject = crl_subject,
         };
         accepted = installation->fn(installation->userdata, &input) == 1;
     }
@@ -236,8 +238,9 @@ static int verify_callback(X509_STORE_CTX *store_ctx, void *arg) {
     return 0;
 }
 
-int courier_ssl_ctx_install_verify(
-    void *ssl_ctx, const char *host_or_null, courier_verify_fn fn, void *userdata, courier_release_fn release) {
+int courier_ssl_ctx_install_verify(void *ssl_ctx, const char *host_or_null,
+                                   const courier_revocation_config *revocation_or_null, courier_verify_fn fn,
+                                   courier_status_fn status_fn, void *userdata, courier_release_fn release) {
     SSL_CTX *context = ssl_ctx;
     if (!context || !fn) return 0;
     pthread_once(&installation_index_once, installation_index_make);
@@ -245,6 +248,16 @@ int courier_ssl_ctx_install_verify(
 
     courier_installation *installation = calloc(1, sizeof *installation);
     if (!installation) return 0;
+    int crls_failed = 0;
+    installation->crls = courier_crl_stack_make(revocation_or_null, &crls_failed);
+    if (crls_failed) {
+        free(installation);
+        return 0;
+    }
+    if (installation->crls) {
+        installation->crl_flags = X509_V_FLAG_CRL_CHECK;
+        if (revocation_or_null->crl_check_all) installation->crl_flags |= X509_V_FLAG_CRL_CHECK_ALL;
+    }
     if (host_or_null && host_or_null[0] != '\0') {
         // "[::1]" as in a URL: the certificate holds the bare address.
         size_t length = strlen(host_or_null);
@@ -255,22 +268,35 @@ int courier_ssl_ctx_install_verify(
         }
         installation->host = strndup(start, length);
         if (!installation->host) {
+            sk_X509_CRL_pop_free(installation->crls, X509_CRL_free);
             free(installation);
             return 0;
         }
     }
     installation->fn = fn;
+    installation->status_fn = status_fn;
     installation->userdata = userdata;
     installation->release = release;
 
     // Replacing the ex_data does not run its free function: release the previous installation here.
     courier_installation *previous = SSL_CTX_get_ex_data(context, installation_index);
     if (!SSL_CTX_set_ex_data(context, installation_index, installation)) {
+        sk_X509_CRL_pop_free(installation->crls, X509_CRL_free);
         free(installation->host);
         free(installation);
         return 0;
     }
     SSL_CTX_set_cert_verify_callback(context, verify_callback, installation);
+    if (revocation_or_null && revocation_or_null->request_ocsp_staple && status_fn) {
+        // Inherited by every SSL made from the context afterwards (libcurl makes its SSL after
+        // CURLOPT_SSL_CTX_FUNCTION returns); libcurl itself asks only with CURLOPT_SSL_VERIFYSTATUS.
+        SSL_CTX_set_tlsext_status_type(context, TLSEXT_STATUSTYPE_ocsp);
+        SSL_CTX_set_tlsext_status_cb(context, courier_ocsp_status_callback);
+        SSL_CTX_set_tlsext_status_arg(context, installation);
+    } else {
+        SSL_CTX_set_tlsext_status_cb(context, NULL);
+        SSL_CTX_set_tlsext_status_arg(context, NULL);
+    }
     installation_destroy(previous);
     return 1;
 }

@@ -80,11 +80,16 @@ enum CourierHelp {
                             pin (repeatable: any one matches); the chain and host are still verified
           --pin-cert=FILE   accept only a server whose chain verifies against the certificates in
                             FILE (PEM or DER; repeatable)
+          --crlfile=FILE    refuse a server whose certificate a CRL in FILE (PEM or DER) lists, or
+                            whose chain it does not cover (repeatable)
+          --ocsp=required|preferred  ask for a stapled OCSP response: required refuses a server
+                            that staples none; both refuse a revoked, stale or unverifiable one
           --cert=FILE       present a client certificate: PEM (its key inside, or --key), DER, or a
                             PKCS#12 bundle (.p12, .pfx)
           --key=FILE        the client certificate's private key (PEM or DER, encrypted or not)
           --pass=PASSPHRASE the key's or bundle's passphrase
-          -k, --insecure    do not verify the server's certificate or host name (never with pins)
+          -k, --insecure    do not verify the server's certificate or host name (not with pins,
+                            --crlfile or --ocsp)
           --http1.1         HTTP/1.1 only;  --http2  also offer HTTP/2 on http:// (h2c Upgrade);
                             https:// negotiates HTTP/2 by default
           -H, --header='Name: value'  a header, like the Name:value item

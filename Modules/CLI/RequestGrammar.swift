@@ -34,6 +34,10 @@ struct RequestCommandLine {
     var publicKeyPins: [String] = []
     /// `--pin-cert`: PEM or DER files; the server's chain must verify against these certificates.
     var pinnedCertificateFiles: [String] = []
+    /// `--crlfile`: CRL files (PEM or DER); a certificate they list, or a chain they do not cover, is refused.
+    var crlFiles: [String] = []
+    /// `--ocsp`: whether the server must staple an OCSP response (`required`) or may (`preferred`).
+    var ocspStapling: String?
     var clientCertificate: String?
     var clientKey: String?
     var clientPassphrase: String?
@@ -97,6 +101,7 @@ enum RequestGrammar {
     private static let options: Set<String> = [
         "--print", "--output", "--timeout", "--connect-timeout", "--max-redirects", "--retries", "--proxy",
         "--cacert", "--pretty", "--header", "--pin-key", "--pin-cert", "--cert", "--key", "--pass",
+        "--crlfile", "--ocsp",
     ]
 
     private static let aliases = [
@@ -150,6 +155,12 @@ enum RequestGrammar {
             }
             line.publicKeyPins.append(value)
         case "--pin-cert": line.pinnedCertificateFiles.append(value)
+        case "--crlfile": line.crlFiles.append(value)
+        case "--ocsp":
+            guard ["required", "preferred"].contains(value) else {
+                throw UsageError(message: "--ocsp takes required or preferred, not \(value.debugDescription)")
+            }
+            line.ocspStapling = value
         case "--cert": line.clientCertificate = value
         case "--key": line.clientKey = value
         case "--pass": line.clientPassphrase = value
@@ -249,6 +260,9 @@ enum RequestGrammar {
         let pins = !line.publicKeyPins.isEmpty || !line.pinnedCertificateFiles.isEmpty
         if line.insecure && pins {
             throw UsageError(message: "--insecure and --pin-key/--pin-cert conflict: pinning needs verification")
+        }
+        if line.insecure && (!line.crlFiles.isEmpty || line.ocspStapling != nil) {
+            throw UsageError(message: "--insecure and --crlfile/--ocsp conflict: revocation needs verification")
         }
         if !line.publicKeyPins.isEmpty && !line.pinnedCertificateFiles.isEmpty {
             throw UsageError(message: "give --pin-key or --pin-cert, not both")

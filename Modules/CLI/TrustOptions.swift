@@ -3,11 +3,13 @@ internal import CourierSecurity
 internal import CourierSecurityOpenSSL
 internal import FoundationEssentials
 
-/// What the security flags (`--pin-key`, `--pin-cert`, `--cert`/`--key`/`--pass`, `--insecure`)
-/// make of the transport, loaded and checked before anything is sent: a wrong passphrase or an
-/// unreadable pin file is an error (exit 1) without a connection.
+/// What the security flags (`--pin-key`, `--pin-cert`, `--crlfile`, `--ocsp`, `--cert`/`--key`/`--pass`,
+/// `--insecure`) make of the transport, loaded and checked before anything is sent: a wrong
+/// passphrase or an unreadable pin or CRL file is an error (exit 1) without a connection.
 struct TrustOptions {
     var evaluator: (any ServerTrustEvaluating)?
+    var revocation = RevocationPolicy.none
+    var checksRevocation = false
     var identity: ClientIdentity?
     var insecure = false
 
@@ -26,6 +28,16 @@ struct TrustOptions {
                 }
                 evaluator = PinnedCertificatesTrustEvaluator(pinnedCertificates: certificates)
             }
+            if !line.crlFiles.isEmpty || line.ocspStapling != nil {
+                let stapling: RevocationPolicy.OCSPStapling =
+                    switch line.ocspStapling {
+                    case "required": .required
+                    case "preferred": .preferred
+                    default: .ignored
+                    }
+                revocation = try RevocationPolicy(ocspStapling: stapling, crlFiles: line.crlFiles)
+                checksRevocation = true
+            }
             if let certificate = line.clientCertificate {
                 let isBundle = [".p12", ".pfx"].contains { certificate.lowercased().hasSuffix($0) }
                 identity =
@@ -43,7 +55,13 @@ struct TrustOptions {
     }
 
     func apply(to configuration: inout CurlTransport.Configuration) {
-        if let evaluator { configuration.trustInstaller = OpenSSLTrustHook(evaluator: evaluator) }
+        if evaluator != nil || checksRevocation {
+            // Without pins, the default evaluator checks what libcurl would: the chain and the host.
+            configuration.trustInstaller = OpenSSLTrustHook(
+                evaluator: evaluator ?? DefaultTrustEvaluator(),
+                revocation: revocation
+            )
+        }
         configuration.tls.clientIdentity = identity
         if insecure {
             configuration.tls.verifiesPeer = false

@@ -365,6 +365,24 @@ extension CurlTransferState {
                 message = "the trust policy rejected the server: \(reason)"
             }
             if code == CURLE_PEER_FAILED_VERIFICATION { message = describingProxyTrustFailure(message) }
+            if code == CURLE_SSL_CONNECT_ERROR || code == CURLE_PEER_FAILED_VERIFICATION,
+                let failure = trustEvaluation?.revocationFailure, let reason = metrics.trustEvaluation?.reason
+            {
+                // A revocation rejection carries its typed error. A stapled OCSP response is judged
+                // after the certificate-verify callback; OpenSSL then fails the handshake with a
+                // bad_certificate_status_response alert, which libcurl reports as a TLS failure (35).
+                finish(
+                    failure: TransportError(
+                        category: .serverTrustFailed,
+                        code: Int(code.rawValue),
+                        message: "the trust policy rejected the server: \(reason)",
+                        url: request.url,
+                        metrics: metrics,
+                        underlying: failure
+                    )
+                )
+                return
+            }
             finish(
                 failure: CurlErrorMapping.error(
                     code: Int(code.rawValue),

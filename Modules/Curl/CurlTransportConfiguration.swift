@@ -105,7 +105,10 @@ extension CurlTransport {
         /// are ignored), and TLS session resumption is off (`CURLOPT_SSL_SESSIONID_CACHE=0`: a
         /// resumed session presents no certificate). It is fixed per transport because libcurl
         /// reuses pooled connections without asking again. A rejection fails the transfer with
-        /// `TransportError.Category.serverTrustFailed` and the policy's reason in the message.
+        /// `TransportError.Category.serverTrustFailed` and the policy's reason in the message; when
+        /// the installer rejected a revoked certificate (`ServerTrust.revocationFailure`), the error's
+        /// `underlying` is that `SecurityError` (a stapled OCSP response is judged after the verify
+        /// callback, so libcurl reports that one as `CURLE_SSL_CONNECT_ERROR`, 35, instead of 60).
         ///
         /// ```swift
         /// // In the composition root, which names the OpenSSL backend:

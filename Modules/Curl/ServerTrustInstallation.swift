@@ -19,15 +19,19 @@ internal import Synchronization
 /// completes, both on the loop thread; the `Mutex` only makes the class `Sendable`, as the callback
 /// must be, and is never contended.
 final class TrustEvaluationNote: Sendable {
-    private let latest = Mutex<TrustEvaluationRecord?>(nil)
+    private let latest = Mutex<(record: TrustEvaluationRecord, revocationFailure: SecurityError?)?>(nil)
 
-    func record(_ record: TrustEvaluationRecord) {
-        latest.withLock { $0 = record }
+    func record(_ record: TrustEvaluationRecord, revocationFailure: SecurityError?) {
+        latest.withLock { $0 = (record, revocationFailure) }
     }
 
     /// The last evaluation of the transfer's own connection (libcurl retries a request on a fresh
     /// connection when a reused one died, which evaluates again).
-    var record: TrustEvaluationRecord? { latest.withLock { $0 } }
+    var record: TrustEvaluationRecord? { latest.withLock { $0?.record } }
+
+    /// Why the hook rejected that connection for revocation, if it did: the failed transfer's
+    /// underlying error.
+    var revocationFailure: SecurityError? { latest.withLock { $0?.revocationFailure } }
 }
 
 extension CurlTransferState {
@@ -49,7 +53,7 @@ extension CurlTransferState {
         do {
             try installer.install(on: sslContext, host: request.url.host(percentEncoded: false)) { trust, decision in
                 let record = TrustEvaluationRecord(trust, decision)
-                note.record(record)
+                note.record(record, revocationFailure: trust.revocationFailure)
                 Self.report(record, diagnostics: diagnostics, transferID: transferID, url: url)
             }
             return CURLE_OK

@@ -45,6 +45,14 @@ public struct SecurityError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let certificateNotYetValid = Code("certificateNotYetValid")
         /// A PKCS#12 bundle could not be read, or holds no certificate or key.
         public static let invalidPKCS12 = Code("invalidPKCS12")
+        /// The server's certificate, or one of its issuers, is revoked: a CRL lists it or its stapled
+        /// OCSP response says so (the reason names which).
+        public static let certificateRevoked = Code("certificateRevoked")
+        /// A revocation check that was asked for could not be made: no staple where one is required,
+        /// a staple or CRL that is out of date, unverifiable or not about the certificate.
+        public static let revocationUnknown = Code("revocationUnknown")
+        /// Data that was expected to hold certificate revocation lists holds none, or a corrupt one.
+        public static let invalidCRL = Code("invalidCRL")
 
         /// The code's name.
         public var description: String { name }

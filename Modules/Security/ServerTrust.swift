@@ -40,6 +40,17 @@ public struct ServerTrust: Sendable {
     /// Verifies certificates and extracts keys with the same library the transport uses.
     public let verifier: any CertificateVerifying
 
+    /// Why a trust hook that checks revocation rejected the server whatever its evaluator says:
+    /// `SecurityError.Code.certificateRevoked` or `SecurityError.Code.revocationUnknown`, the reason
+    /// naming the mechanism (CRL or stapled OCSP response). Nil otherwise, and always nil in the
+    /// trust an evaluator receives; the hook sets it on the trust it reports with its rejection, and
+    /// transports hand it on as the underlying error of the failed transfer.
+    ///
+    /// ```swift
+    /// if trust.revocationFailure?.code == .certificateRevoked { alertSecurityTeam(trust.host) }
+    /// ```
+    public var revocationFailure: SecurityError?
+
     /// Creates a server trust; transports do this, tests do it with fixture certificates.
     ///
     /// ```swift

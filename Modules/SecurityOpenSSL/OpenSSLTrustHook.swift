@@ -11,6 +11,10 @@ public import CourierSecurity
 /// `X509_V_ERR_APPLICATION_VERIFICATION` before any request byte is sent (libcurl reports
 /// `CURLE_PEER_FAILED_VERIFICATION`).
 ///
+/// With a ``RevocationPolicy`` (``init(evaluator:verifier:revocation:)``) the hook also checks CRLs in
+/// the same callback and a stapled OCSP response in OpenSSL's status callback, and a revoked
+/// certificate fails the handshake whatever the evaluator says; see <doc:Revocation>.
+///
 /// Requirements on the transport (libcurl options), because OpenSSL or libcurl would otherwise
 /// bypass the evaluator:
 /// - `CURLOPT_SSL_VERIFYPEER=1`: with `SSL_VERIFY_NONE` OpenSSL ignores the callback's verdict.
@@ -44,6 +48,8 @@ public final class OpenSSLTrustHook: TLSContextTrustInstalling {
     public let evaluator: any ServerTrustEvaluating
     /// The verifier handed to the evaluator in each `ServerTrust`.
     public let verifier: OpenSSLCertificateVerifier
+    /// The revocation checks made besides the evaluator; ``RevocationPolicy/none`` unless given.
+    public let revocation: RevocationPolicy
 
     /// Creates a hook for one evaluator.
     ///
@@ -61,6 +67,34 @@ public final class OpenSSLTrustHook: TLSContextTrustInstalling {
         OpenSSLRuntime.initialize()
         self.evaluator = evaluator
         self.verifier = verifier
+        self.revocation = .none
+    }
+
+    /// Creates a hook for one evaluator that also checks revocation.
+    ///
+    /// A revoked certificate fails the handshake whatever the evaluator says; see
+    /// ``RevocationPolicy`` and <doc:Revocation>.
+    ///
+    /// ```swift
+    /// let hook = OpenSSLTrustHook(
+    ///     evaluator: DefaultTrustEvaluator(),
+    ///     revocation: try RevocationPolicy(ocspStapling: .preferred, crlFiles: ["ca.crl"])
+    /// )
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - evaluator: The policy; it runs inside the handshake and must not block.
+    ///   - verifier: The verifier handed to the evaluator.
+    ///   - revocation: The CRLs and OCSP-stapling requirement.
+    public init(
+        evaluator: any ServerTrustEvaluating,
+        verifier: OpenSSLCertificateVerifier = OpenSSLCertificateVerifier(),
+        revocation: RevocationPolicy
+    ) {
+        OpenSSLRuntime.initialize()
+        self.evaluator = evaluator
+        self.verifier = verifier
+        self.revocation = revocation
     }
 
     /// Installs the evaluator as the certificate-verify callback of a TLS client context.
@@ -91,24 +125,33 @@ public final class OpenSSLTrustHook: TLSContextTrustInstalling {
         let installation = TrustHookInstallation(
             evaluator: evaluator,
             verifier: verifier,
+            revocation: revocation,
             onDecision: onDecision
         )
         // The C side owns this reference from here on and releases it with the SSL_CTX.
         let userdata = Unmanaged.passRetained(installation).toOpaque()
-        let installed = courier_ssl_ctx_install_verify(
-            sslContext,
-            HostName.normalized(host),
-            { userdata, input in
-                guard let userdata, let input else { return 0 }
-                let installation = Unmanaged<TrustHookInstallation>.fromOpaque(userdata).takeUnretainedValue()
-                return installation.decide(input.pointee) ? 1 : 0
-            },
-            userdata,
-            { userdata in
-                guard let userdata else { return }
-                Unmanaged<TrustHookInstallation>.fromOpaque(userdata).release()
-            }
-        )
+        let installed = revocation.withConfiguration { configuration in
+            courier_ssl_ctx_install_verify(
+                sslContext,
+                HostName.normalized(host),
+                configuration,
+                { userdata, input in
+                    guard let userdata, let input else { return 0 }
+                    let installation = Unmanaged<TrustHookInstallation>.fromOpaque(userdata).takeUnretainedValue()
+                    return installation.decide(input.pointee) ? 1 : 0
+                },
+                { userdata, input in
+                    guard let userdata, let input else { return 0 }
+                    let installation = Unmanaged<TrustHookInstallation>.fromOpaque(userdata).takeUnretainedValue()
+                    return installation.decideStatus(input.pointee) ? 1 : 0
+                },
+                userdata,
+                { userdata in
+                    guard let userdata else { return }
+                    Unmanaged<TrustHookInstallation>.fromOpaque(userdata).release()
+                }
+            )
+        }
         guard installed == 1 else {
             Unmanaged<TrustHookInstallation>.fromOpaque(userdata).release()
             throw SecurityError(.installationFailed, reason: "the certificate-verify callback cannot be installed")

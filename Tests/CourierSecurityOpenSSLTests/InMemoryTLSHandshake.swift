@@ -19,7 +19,16 @@ final class InMemoryTLSHandshake {
     ///   - certificateChainFile: The server's PEM chain (leaf first).
     ///   - keyFile: The server's private key.
     ///   - clientAnchors: What the client's store trusts (libcurl's CAINFO).
-    init(certificateChainFile: String, keyFile: String, clientAnchors: [Certificate]) throws {
+    /// What the server staples when the client asks (`status_request`); owned by the handshake.
+    private let staple: StapleBox?
+
+    init(
+        certificateChainFile: String,
+        keyFile: String,
+        clientAnchors: [Certificate],
+        staple: Data? = nil,
+        maximumVersion: Int? = nil
+    ) throws {
         guard let serverContext = SSL_CTX_new(TLS_server_method()) else { throw Failure.setUp("server SSL_CTX") }
         self.serverContext = serverContext
         guard let clientContext = SSL_CTX_new(TLS_client_method()) else {
@@ -31,6 +40,34 @@ final class InMemoryTLSHandshake {
             SSL_CTX_use_PrivateKey_file(serverContext, keyFile, X509_FILETYPE_PEM) == 1,
             SSL_CTX_check_private_key(serverContext) == 1
         else { throw Failure.setUp("server certificate and key") }
+        if let maximumVersion {
+            // SSL_CTX_set_max_proto_version is a macro.
+            _ = SSL_CTX_ctrl(clientContext, SSL_CTRL_SET_MAX_PROTO_VERSION, maximumVersion, nil)
+        }
+        self.staple = staple.map(StapleBox.init)
+        if let box = self.staple {
+            // SSL_CTX_set_tlsext_status_cb and _arg are macros; the server answers a status_request
+            // with the staple (as nginx's ssl_stapling_file does).
+            let serve: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = { ssl, arg in
+                guard let ssl, let arg else { return SSL_TLSEXT_ERR_NOACK }
+                let staple = Unmanaged<StapleBox>.fromOpaque(arg).takeUnretainedValue().bytes
+                guard let copy = CRYPTO_malloc(staple.count, "staple", 0) else { return SSL_TLSEXT_ERR_ALERT_FATAL }
+                staple.copyBytes(to: copy.assumingMemoryBound(to: UInt8.self), count: staple.count)
+                _ = SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_STATUS_REQ_OCSP_RESP, staple.count, copy)  // takes `copy`
+                return SSL_TLSEXT_ERR_OK
+            }
+            _ = SSL_CTX_callback_ctrl(
+                serverContext,
+                SSL_CTRL_SET_TLSEXT_STATUS_REQ_CB,
+                unsafeBitCast(serve, to: (@convention(c) () -> Void).self)
+            )
+            _ = SSL_CTX_ctrl(
+                serverContext,
+                SSL_CTRL_SET_TLSEXT_STATUS_REQ_CB_ARG,
+                0,
+                Unmanaged.passUnretained(box).toOpaque()
+            )
+        }
         // libcurl with CURLOPT_SSL_VERIFYPEER=1.
         SSL_CTX_set_verify(clientContext, SSL_VERIFY_PEER, nil)
         let store = SSL_CTX_get_cert_store(clientContext)
@@ -130,6 +167,12 @@ final class InMemoryTLSHandshake {
         server = nil
         client = nil
     }
+}
+
+/// The staple a server context hands out; lives as long as the handshake that holds it.
+final class StapleBox {
+    let bytes: Data
+    init(_ bytes: Data) { self.bytes = bytes }
 }
 
 /// An evaluator that records every trust it is asked about and answers with a fixed decision.

@@ -5,6 +5,8 @@ import Foundation
 ///
 ///     root CA -> intermediate CA -> leaf (localhost, api.test, 127.0.0.1, ::1), 2025..2125
 ///                                -> other-name (other.test), expired (2020..2021)
+///                                -> revoked (revoked.test; in the intermediate's CRL and its OCSP
+///                                   response), not-yet-valid, wildcard, leaf-reissued (the leaf's key)
 ///     self-signed (localhost, selfsigned.test, 127.0.0.1)
 enum PKIFixtures {
     static let directory = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Fixtures")

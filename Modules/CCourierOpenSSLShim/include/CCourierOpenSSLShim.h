@@ -93,7 +93,56 @@ typedef struct courier_verify_input {
     int host_state;
     /// The host checked (brackets of an IPv6 literal removed), or NULL.
     const char *host;
+    /// COURIER_REVOCATION_*: what the installation's CRLs said about the chain (NOT_CHECKED without
+    /// CRLs, or when the chain failed for another reason before OpenSSL reached the CRL check).
+    int crl_state;
+    /// The subject of the certificate the CRL check failed on (RFC 2253), or "".
+    const char *crl_subject;
 } courier_verify_input;
+
+// MARK: - Revocation
+
+enum {
+    COURIER_REVOCATION_NOT_CHECKED = 0,
+    COURIER_REVOCATION_GOOD = 1,
+    COURIER_REVOCATION_REVOKED = 2,
+    /// Checked, but no answer could be trusted (missing, stale or unverifiable CRL or OCSP response).
+    COURIER_REVOCATION_UNKNOWN = 3,
+    /// OCSP only: the server stapled no response.
+    COURIER_REVOCATION_NO_STAPLE = 4,
+};
+
+/// What the installation checks besides the evaluator. CRLs are DER; they are parsed again for
+/// each installation (one per libcurl connection), so that no OpenSSL object is shared between
+/// threads.
+typedef struct courier_revocation_config {
+    const unsigned char *const *crl_ders;
+    const size_t *crl_lengths;
+    size_t crl_count;
+    /// X509_V_FLAG_CRL_CHECK_ALL as well as X509_V_FLAG_CRL_CHECK: every certificate of the chain,
+    /// not only the leaf, needs a current CRL from its issuer.
+    int crl_check_all;
+    /// Whether to ask the server for a stapled OCSP response (status_request) and call the status
+    /// function with what came of it.
+    int request_ocsp_staple;
+} courier_revocation_config;
+
+/// What the stapled OCSP response said about the leaf.
+typedef struct courier_status_input {
+    /// COURIER_REVOCATION_GOOD, _REVOKED, _UNKNOWN or _NO_STAPLE.
+    int state;
+    /// Why, for REVOKED (the revocation reason) and UNKNOWN (what could not be trusted); "" otherwise.
+    const char *text;
+} courier_status_input;
+
+/// Returns 1 to continue the handshake, 0 to fail it. Runs on the thread doing the handshake, after
+/// the certificate-verify callback and before the client's Finished message (TLS 1.2 and 1.3).
+typedef int (*courier_status_fn)(void *userdata, const courier_status_input *input);
+
+/// Calls `each(context, der, length)` for every CRL in `bytes`: PEM (one or more X509 CRL blocks)
+/// or a single DER CRL. Returns the number of CRLs, or -1 when the data holds none or a corrupt one.
+int courier_crls_parse(const unsigned char *bytes, size_t length,
+                       void (*each)(void *context, const unsigned char *der, size_t length), void *context);
 
 /// Returns 1 to accept the server, 0 to reject it. Runs on the thread doing the handshake.
 typedef int (*courier_verify_fn)(void *userdata, const courier_verify_input *input);
@@ -118,8 +167,15 @@ typedef void (*courier_release_fn)(void *userdata);
 /// ex_data) and `release(userdata)` is called when the SSL_CTX is freed or when another
 /// installation replaces it; the callback may run for many connections until then. On failure
 /// (returns 0), nothing is retained and the caller still owns `userdata`. Returns 1 on success.
-int courier_ssl_ctx_install_verify(
-    void *ssl_ctx, const char *host_or_null, courier_verify_fn fn, void *userdata, courier_release_fn release);
+///
+/// With `revocation_or_null`, (a) also checks the chain against its CRLs (X509_V_FLAG_CRL_CHECK in
+/// this verification's parameters, the CRLs as the store context's CRL list), reported in
+/// `crl_state`; and when it asks for a stapled OCSP response, `status_fn` is called once the server's
+/// first flight is in (SSL_CTX_set_tlsext_status_cb), with the response checked against the
+/// context's store.
+int courier_ssl_ctx_install_verify(void *ssl_ctx, const char *host_or_null,
+                                   const courier_revocation_config *revocation_or_null, courier_verify_fn fn,
+                                   courier_status_fn status_fn, void *userdata, courier_release_fn release);
 
 // MARK: - Client identities
 
