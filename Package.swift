@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "CourierImageDecoding", targets: ["CourierImageDecoding"]),
         .library(name: "CourierRequestCompression", targets: ["CourierRequestCompression"]),
         .library(name: "CourierImageDownloader", targets: ["CourierImageDownloader"]),
+        .library(name: "CourierHTTPCache", targets: ["CourierHTTPCache"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -61,6 +62,12 @@ let package = Package(
         module("CourierReachability", folder: "Reachability", ["CCourierNetlink", "CourierDiagnostics"]),
         module("CourierDiskCache", folder: "DiskCache"),
         module("CourierImageCache", folder: "ImageCache", ["CourierHTTP", "CourierDiskCache"]),
+        // The HTTP cache (RFC 9111) behind the session's cache seam, on the shared disk byte store.
+        module(
+            "CourierHTTPCache",
+            folder: "HTTPCache",
+            ["CourierHTTP", "CourierTransport", "CourierSessionCore", "CourierDiskCache", "CourierDiagnostics"]
+        ),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
         .systemLibrary(
@@ -215,6 +222,13 @@ let package = Package(
             dependencies: [
                 "CourierImageDownloader", "CourierImageCache", "CourierImageDecoding", "CourierHTTP",
                 "CourierSessionCore", "CourierTransport", "CourierTesting",
+            ]
+        ),
+        .testTarget(
+            name: "CourierHTTPCacheTests",
+            dependencies: [
+                "CourierHTTPCache", "CourierSessionCore", "CourierHTTP", "CourierTransport", "CourierTesting",
+                "CourierDiskCache", "CourierTestSupport", "CourierSerialization",
             ]
         ),
 
