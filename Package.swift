@@ -228,7 +228,7 @@ let package = Package(
             name: "CourierHTTPCacheTests",
             dependencies: [
                 "CourierHTTPCache", "CourierSessionCore", "CourierHTTP", "CourierTransport", "CourierTesting",
-                "CourierDiskCache", "CourierTestSupport", "CourierSerialization",
+                "CourierDiskCache", "CourierTestSupport", "CourierSerialization", "CourierDiagnostics",
             ]
         ),
 
