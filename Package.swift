@@ -258,7 +258,7 @@ let package = Package(
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierTestSupport",
                 "CourierRequestCompression", "Courier", "CourierImageDownloader", "CourierImageDecoding",
-                "CourierImageCache",
+                "CourierImageCache", "CourierHTTPCache",
             ],
             path: "Integration/Tests"
         ),
