@@ -138,7 +138,7 @@ let package = Package(
             folder: "Courier",
             [
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierSessionCore", "CourierSecurity",
-                "CourierSecurityOpenSSL", "CourierCurl",
+                "CourierSecurityOpenSSL", "CourierCurl", "CourierHTTPCache",
             ]
         ),
 
@@ -148,7 +148,7 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierSessionCore", "CourierReachability", "CourierImageCache",
-                "CourierImageDecoding", "CourierImageDownloader",
+                "CourierImageDecoding", "CourierImageDownloader", "CourierHTTPCache",
             ],
             path: "Modules/CLI"
         ),

@@ -26,6 +26,7 @@ let probedProducts = [
     "CourierDiskCache", "CourierImageCache", "CourierImageDecoding", "CourierImageDownloader",
     "CourierRequestCompression",
     "Courier",
+    "CourierHTTPCache",
 ]
 
 func courier(_ product: String) -> Target.Dependency {
