@@ -53,6 +53,7 @@ let examples: [Target] = [
         ],
         path: "Examples/CustomStack"
     ),
+    .executableTarget(name: "HTTPCaching", dependencies: [courier("Courier")], path: "Examples/HTTPCaching"),
 ]
 
 let package = Package(

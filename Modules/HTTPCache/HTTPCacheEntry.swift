@@ -82,7 +82,7 @@ public struct HTTPCacheEntry: Sendable, Hashable {
     /// URL, plus a fixed overhead.
     ///
     /// ```swift
-    /// print(entry.cost)  // 389
+    /// let fits = entry.cost <= store.capacity
     /// ```
     public var cost: Int {
         let headers = response.headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }

@@ -45,7 +45,7 @@ public final class MemoryCacheStore: HTTPCacheStore {
     /// The entries' total cost now.
     ///
     /// ```swift
-    /// print(store.totalCost)  // 1348
+    /// print(store.totalCost, "of", store.capacity)
     /// ```
     public var totalCost: Int { state.withLock { $0.totalCost } }
 
