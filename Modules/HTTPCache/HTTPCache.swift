@@ -161,8 +161,9 @@ public final class HTTPCache: ResponseCaching {
                 varyingRequestFields: VaryMatching.fields(of: request, for: response)
             )
             await write(entry, forKey: key, request: request)
-        } else {
-            // What is stored was superseded by a response that may not be stored.
+        } else if (200..<300).contains(response.status.code) || CacheControl(response.headers).has("no-store") {
+            // A new representation that may not be stored supersedes the stored one; an error
+            // (a 503 to a revalidation, say) leaves it for a later request.
             await store.removeEntry(forKey: key)
         }
         return .use(CachedResponse(response: response, body: body), .miss)

@@ -36,6 +36,12 @@ import Testing
         MockTransport.Reply(status: status, headers: headers, body: Data(body.utf8))
     }
 
+    /// Stores a first response with `headers` through `session` (its stub answers once).
+    private func prime(_ session: SessionManager, _ headers: [String: String]) async throws {
+        transport.stub(url: url.absoluteString, reply: reply(headers), times: 1)
+        _ = try await get(session)
+    }
+
     // MARK: Fresh responses
 
     @Test func aFreshResponseIsServedWithoutATransferAndWithItsAge() async throws {
@@ -94,14 +100,10 @@ import Testing
 
     @Test func aStaleResponseIsRevalidatedAndTheNotModifiedIsMerged() async throws {
         let (session, _) = session()
-        transport.stub(
-            url: url.absoluteString,
-            reply: reply([
-                "Cache-Control": "max-age=60", "ETag": "\"v1\"", "Content-Type": "text/plain", "X-Version": "1",
-            ]),
-            times: 1
+        try await prime(
+            session,
+            ["Cache-Control": "max-age=60", "ETag": "\"v1\"", "Content-Type": "text/plain", "X-Version": "1"]
         )
-        _ = try await get(session)
         clock.advance(seconds: 61)
         transport.stub(
             matching: { $0.headers["If-None-Match"] == "\"v1\"" },
@@ -153,13 +155,8 @@ import Testing
 
     @Test func aRequestsOwnNoCacheOrMaxAgeForcesRevalidationUnlessImmutable() async throws {
         let (session, _) = session()
-        transport.stub(
-            url: url.absoluteString,
-            reply: reply(["Cache-Control": "max-age=600", "ETag": "\"a\""]),
-            times: 1
-        )
+        try await prime(session, ["Cache-Control": "max-age=600", "ETag": "\"a\""])
         transport.stub(matching: { $0.headers["If-None-Match"] == "\"a\"" }, reply: reply([:], status: 304, body: ""))
-        _ = try await get(session)
         clock.advance(seconds: 5)
         let reload = try await get(session) { try $0.headers.set(name: "Cache-Control", value: "max-age=0") }
         #expect(reload.cacheDisposition == .revalidated)
@@ -214,6 +211,31 @@ import Testing
         #expect(same.cacheDisposition == .hit)
         #expect(other.cacheDisposition == .miss)
         #expect(transport.requests.count == 2)
+    }
+
+    @Test func aServerErrorToARevalidationKeepsTheStoredResponse() async throws {
+        let (session, _) = session()
+        try await prime(session, ["Cache-Control": "max-age=10", "ETag": "\"a\""])
+        clock.advance(seconds: 60)
+        transport.stub(
+            matching: { $0.headers["If-None-Match"] == "\"a\"" },
+            reply: reply([:], status: 503, body: "busy")
+        )
+        let failed = try await get(session)
+        #expect(failed.response?.status.code == 503)
+        #expect(failed.cacheDisposition == .miss)
+        let stale = try await get(session) { $0.cachePolicy = .returnCachedElseLoad }
+        #expect(stale.cacheDisposition == .hit)
+        #expect(stale.data == Data("payload".utf8))
+    }
+
+    @Test func aNewResponseThatMayNotBeStoredRemovesTheStoredOne() async throws {
+        let (session, _) = session()
+        try await prime(session, ["Cache-Control": "max-age=10", "ETag": "\"a\""])
+        transport.stub(url: url.absoluteString, reply: reply(["Cache-Control": "no-store"]))
+        _ = try await get(session) { $0.cachePolicy = .reloadIgnoringCache }
+        let only = try await get(session) { $0.cachePolicy = .cacheOnly }
+        #expect(only.error?.kind == .notCached)
     }
 
     // MARK: Policies
