@@ -15,6 +15,8 @@ public import FoundationEssentials
 public enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+    private static let monthBytes = months.map { Array($0.utf8) }
+    private static let weekdayBytes = weekdays.map { Array($0.utf8) }
 
     /// The date `text` names in any of the three forms, or `nil` when it is none of them.
     ///
@@ -22,25 +24,49 @@ public enum HTTPDate {
     /// HTTPDate.parse("Sun Nov  6 08:49:37 1994")  // the same instant as the IMF-fixdate
     /// HTTPDate.parse("0")                         // nil: an invalid date (an `Expires: 0`)
     /// ```
-    /// - Parameter text: The field value, surrounding whitespace allowed.
+    /// - Parameter text: The field value.
     /// - Returns: The instant, or `nil`.
     public static func parse(_ text: some StringProtocol) -> Date? {
-        let parts = text.split(separator: " ")
-        if parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT", parts[1].count == 2, parts[3].count == 4 {
-            return date(day: parts[1], month: parts[2], year: parts[3], time: parts[4])
+        // Caches read dates on every lookup: the bytes are read in place, without splitting into
+        // strings.
+        parse(bytes: Array(text.utf8))
+    }
+
+    private static func parse(bytes: [UInt8]) -> Date? {
+        var tokens: [Range<Int>] = []
+        var start: Int?
+        for (index, byte) in bytes.enumerated() {
+            if byte == 0x20 {
+                if let begun = start { tokens.append(begun..<index) }
+                start = nil
+            } else if start == nil {
+                start = index
+            }
         }
-        if parts.count == 4, parts[0].hasSuffix(","), parts[3] == "GMT" {
-            // RFC 850: a two-digit year is read in the century that puts it within 50 years of now
-            // (RFC 9110 §5.6.7); the epoch-based reading below treats 70–99 as 19xx, else 20xx.
-            let pieces = parts[1].split(separator: "-")
-            guard pieces.count == 3, pieces[0].count == 2, pieces[2].count == 2, let short = Int(pieces[2]) else {
+        if let begun = start { tokens.append(begun..<bytes.count) }
+        func token(_ index: Int) -> ArraySlice<UInt8> { bytes[tokens[index]] }
+        let gmt = Array("GMT".utf8)
+        if tokens.count == 6, token(0).last == UInt8(ascii: ","), token(5).elementsEqual(gmt), token(1).count == 2,
+            token(3).count == 4
+        {
+            return date(day: token(1), month: token(2), year: number(token(3)), time: token(4))
+        }
+        if tokens.count == 4, token(0).last == UInt8(ascii: ","), token(3).elementsEqual(gmt) {
+            // RFC 850's two-digit year: 70–99 are read as 19xx, the rest as 20xx (RFC 9110 §5.6.7
+            // asks for the century within 50 years of now, which this matches until 2049).
+            let pieces = token(1).split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+            guard pieces.count == 3, pieces[0].count == 2, pieces[2].count == 2, let short = number(pieces[2]) else {
                 return nil
             }
-            let year = String(short >= 70 ? 1900 + short : 2000 + short)
-            return date(day: pieces[0], month: pieces[1], year: Substring(year), time: parts[2])
+            return date(
+                day: pieces[0],
+                month: pieces[1],
+                year: short >= 70 ? 1900 + short : 2000 + short,
+                time: token(2)
+            )
         }
-        if parts.count == 5, weekdays.contains(String(parts[0])), parts[4].count == 4 {
-            return date(day: parts[2], month: parts[1], year: parts[4], time: parts[3])
+        if tokens.count == 5, weekdayBytes.contains(where: { token(0).elementsEqual($0) }), token(4).count == 4 {
+            return date(day: token(2), month: token(1), year: number(token(4)), time: token(3))
         }
         return nil
     }
@@ -63,18 +89,26 @@ public enum HTTPDate {
         return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(time) GMT"
     }
 
-    private static func date(
-        day: some StringProtocol,
-        month: some StringProtocol,
-        year: some StringProtocol,
-        time: some StringProtocol
-    ) -> Date? {
-        guard let day = Int(day), let monthIndex = months.firstIndex(of: String(month)), let year = Int(year) else {
-            return nil
+    /// The decimal number the bytes spell, or `nil` when they are not all digits (or too many).
+    private static func number(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 9 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
         }
-        let clock = time.split(separator: ":")
-        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
-            let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
+        return value
+    }
+
+    private static func date(day: ArraySlice<UInt8>, month: ArraySlice<UInt8>, year: Int?, time: ArraySlice<UInt8>)
+        -> Date?
+    {
+        guard let day = number(day), let year,
+            let monthIndex = monthBytes.firstIndex(where: { month.elementsEqual($0) }),
+            time.count == 8, time[time.startIndex + 2] == UInt8(ascii: ":"),
+            time[time.startIndex + 5] == UInt8(ascii: ":"),
+            let hour = number(time.prefix(2)), let minute = number(time.dropFirst(3).prefix(2)),
+            let second = number(time.suffix(2)),
             (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let days = daysFromCivil(year: year, month: monthIndex + 1, day: day)

@@ -68,9 +68,25 @@ struct CacheControl: Sendable, Equatable {
     }
 }
 
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs (HTTP's optional whitespace).
+extension Substring {
+    /// The text without leading and trailing spaces and tabs (HTTP's optional whitespace), found
+    /// by walking the UTF-8 bytes: this runs for every field a lookup reads.
     func trimmingSpaces() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        let bytes = utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, isSpace(bytes[start]) { bytes.formIndex(after: &start) }
+        while start < end {
+            let before = bytes.index(before: end)
+            guard isSpace(bytes[before]) else { break }
+            end = before
+        }
+        return String(self[start..<end])
     }
+}
+
+extension String {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> String { self[...].trimmingSpaces() }
 }
