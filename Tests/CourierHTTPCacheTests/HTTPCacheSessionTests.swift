@@ -175,6 +175,26 @@ import Testing
         #expect(transport.requests.count == 4)
     }
 
+    @Test func theRequestsMaxStaleMinFreshAndOnlyIfCachedAreHonoured() async throws {
+        let (session, _) = session()
+        transport.stub(url: url.absoluteString, reply: reply(["Cache-Control": "max-age=100"]))
+        _ = try await get(session)
+        clock.advance(seconds: 90)
+        // 10 s of freshness left is less than the 20 asked for: sent, and stored again.
+        let tooOld = try await get(session) { try $0.headers.set(name: "Cache-Control", value: "min-fresh=20") }
+        #expect(tooOld.cacheDisposition == .miss)
+        #expect(transport.requests.count == 2)
+
+        clock.advance(seconds: 130)  // 30 s stale
+        let allowed = try await get(session) { try $0.headers.set(name: "Cache-Control", value: "max-stale=60") }
+        #expect(allowed.cacheDisposition == .hit)
+        let onlyCached = try await get(session) {
+            try $0.headers.set(name: "Cache-Control", value: "max-stale=10, only-if-cached")
+        }
+        #expect(onlyCached.error?.kind == .notCached)
+        #expect(transport.requests.count == 2)
+    }
+
     // MARK: What is not stored
 
     @Test func noStoreIsNeverStored() async throws {
