@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "CourierImageDecoding", targets: ["CourierImageDecoding"]),
         .library(name: "CourierRequestCompression", targets: ["CourierRequestCompression"]),
         .library(name: "CourierImageDownloader", targets: ["CourierImageDownloader"]),
+        .library(name: "CourierHTTPCache", targets: ["CourierHTTPCache"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -61,6 +62,12 @@ let package = Package(
         module("CourierReachability", folder: "Reachability", ["CCourierNetlink", "CourierDiagnostics"]),
         module("CourierDiskCache", folder: "DiskCache"),
         module("CourierImageCache", folder: "ImageCache", ["CourierHTTP", "CourierDiskCache"]),
+        // The HTTP cache (RFC 9111) behind the session's cache seam, on the shared disk byte store.
+        module(
+            "CourierHTTPCache",
+            folder: "HTTPCache",
+            ["CourierHTTP", "CourierTransport", "CourierSessionCore", "CourierDiskCache", "CourierDiagnostics"]
+        ),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
         .systemLibrary(
@@ -131,7 +138,7 @@ let package = Package(
             folder: "Courier",
             [
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierSessionCore", "CourierSecurity",
-                "CourierSecurityOpenSSL", "CourierCurl",
+                "CourierSecurityOpenSSL", "CourierCurl", "CourierHTTPCache",
             ]
         ),
 
@@ -141,7 +148,7 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierSessionCore", "CourierReachability", "CourierImageCache",
-                "CourierImageDecoding", "CourierImageDownloader",
+                "CourierImageDecoding", "CourierImageDownloader", "CourierHTTPCache",
             ],
             path: "Modules/CLI"
         ),
@@ -222,6 +229,13 @@ let package = Package(
                 "CourierSessionCore", "CourierTransport", "CourierTesting",
             ]
         ),
+        .testTarget(
+            name: "CourierHTTPCacheTests",
+            dependencies: [
+                "CourierHTTPCache", "CourierSessionCore", "CourierHTTP", "CourierTransport", "CourierTesting",
+                "CourierDiskCache", "CourierTestSupport", "CourierSerialization", "CourierDiagnostics",
+            ]
+        ),
 
         // MARK: Integration tests (real servers and tools, started by ci/servers)
         // The reachability monitor as a helper process (not a product): the integration tests run it
@@ -249,7 +263,7 @@ let package = Package(
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierTestSupport",
                 "CourierRequestCompression", "Courier", "CourierImageDownloader", "CourierImageDecoding",
-                "CourierImageCache",
+                "CourierImageCache", "CourierHTTPCache",
             ],
             path: "Integration/Tests"
         ),

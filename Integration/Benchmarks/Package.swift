@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "CourierSessionCore", package: rootIdentity),
                 .product(name: "CourierImageCache", package: rootIdentity),
                 .product(name: "CourierImageDecoding", package: rootIdentity),
+                .product(name: "CourierHTTPCache", package: rootIdentity),
             ],
             path: "Sources/CourierBench"
         ),

@@ -26,6 +26,7 @@ let probedProducts = [
     "CourierDiskCache", "CourierImageCache", "CourierImageDecoding", "CourierImageDownloader",
     "CourierRequestCompression",
     "Courier",
+    "CourierHTTPCache",
 ]
 
 func courier(_ product: String) -> Target.Dependency {
@@ -52,6 +53,7 @@ let examples: [Target] = [
         ],
         path: "Examples/CustomStack"
     ),
+    .executableTarget(name: "HTTPCaching", dependencies: [courier("Courier")], path: "Examples/HTTPCaching"),
 ]
 
 let package = Package(

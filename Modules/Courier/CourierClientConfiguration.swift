@@ -87,7 +87,11 @@ extension CourierClient {
         /// Monitors that receive every session event, in order.
         public var eventMonitors: [any EventMonitor] = []
 
-        /// Queues, the redirect limit, the whole-call deadline.
+        /// Queues, the redirect limit, the whole-call deadline, and the HTTP cache (none by default).
+        ///
+        /// ```swift
+        /// configuration.session.cache = HTTPCache(store: try DiskCacheStore(named: "com.example.api"))
+        /// ```
         public var session = SessionConfiguration()
 
         /// Makes a reachability monitor for a host; when set, a request that failed because the

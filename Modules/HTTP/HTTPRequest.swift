@@ -43,6 +43,9 @@ public struct HTTPRequest: Sendable {
     /// The credential the transport answers an authentication challenge with; see
     /// ``HTTPCredential`` for when it is sent.
     public var credential: HTTPCredential?
+    /// How a session's HTTP cache treats the request; ``HTTPCachePolicy/useProtocolPolicy`` by
+    /// default. It does nothing in a session without a cache.
+    public var cachePolicy: HTTPCachePolicy = .useProtocolPolicy
 
     /// Creates a request.
     ///

@@ -1,11 +1,18 @@
+internal import CourierHTTP
+
 /// Whether ``ImageDownloader`` consults its image cache before it loads.
 ///
 /// AFNetworking reads the request's `NSURLRequestCachePolicy` and looks in the image cache for
 /// three of them ("use protocol policy", "return cache data else load", "return cache data don't
-/// load"), never for the "reload" ones. Courier has no URL cache policy, so the downloader takes
-/// this policy of its own and applies the same rule over it. Without a URL cache underneath,
-/// ``useCache`` and ``returnCacheElseLoad`` behave alike; both names are kept so that code ported
-/// from AFNetworking can say which policy it meant.
+/// load"), never for the "reload" ones; the same policy then governs the URL cache. Here the
+/// downloader takes this policy of its own for its image cache and, for a request whose own
+/// `HTTPRequest.cachePolicy` is left at the default, sets the matching HTTP cache policy, which
+/// the session's HTTP cache (`SessionConfiguration.cache`) honours when it has one:
+/// ``useCache`` → `useProtocolPolicy`, ``reloadIgnoringCache`` → `reloadIgnoringCache`,
+/// ``returnCacheElseLoad`` → `returnCachedElseLoad`. An image-cache miss under ``cacheOnly`` fails
+/// at once, without asking the HTTP cache: the downloader's fetcher cannot tell whether its
+/// session has one, and a session without one would load. Without an HTTP cache,
+/// ``useCache`` and ``returnCacheElseLoad`` behave alike.
 ///
 /// Whatever the policy, a request for a URL already in flight joins that download first: the
 /// merge is checked before the cache, as in AFNetworking.
@@ -26,4 +33,14 @@ public enum ImageDownloadCachePolicy: Sendable, Hashable {
 
     /// Whether the image cache is looked up first.
     var consultsCache: Bool { self != .reloadIgnoringCache }
+
+    /// The HTTP cache policy the request is loaded with.
+    var httpCachePolicy: HTTPCachePolicy {
+        switch self {
+        case .useCache: .useProtocolPolicy
+        case .reloadIgnoringCache: .reloadIgnoringCache
+        case .returnCacheElseLoad: .returnCachedElseLoad
+        case .cacheOnly: .cacheOnly
+        }
+    }
 }

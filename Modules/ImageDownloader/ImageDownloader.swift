@@ -286,10 +286,20 @@ public final class ImageDownloader: Sendable {
 
     private func download(
         _ request: HTTPRequest,
-        handler: ImageDownloaderState.Handler,
+        handler caller: ImageDownloaderState.Handler,
         cachePolicy: ImageDownloadCachePolicy,
         priority: ImageDownloadPriority
     ) -> ImageDownloadReceipt? {
+        // AFNetworking hands the request's cache policy to the URL cache too: a request that left
+        // the default is loaded with the HTTP cache policy that matches the image cache's.
+        var loaded = request
+        if loaded.cachePolicy == .useProtocolPolicy { loaded.cachePolicy = cachePolicy.httpCachePolicy }
+        let handler = ImageDownloaderState.Handler(
+            receiptID: caller.receiptID,
+            request: loaded,
+            onCallbackQueue: caller.onCallbackQueue,
+            completion: caller.completion
+        )
         let key = request.url.absoluteString
         let prioritization = prioritization
         let joined = state.withLock { $0.join(key, handler, priority: priority, prioritization: prioritization) }

@@ -29,6 +29,13 @@ public struct DataResponse<Value: Sendable>: Sendable {
     public let redirects: [HTTPResponse]
     /// How many times the request was retried.
     public let retryCount: Int
+    /// Where the final response came from when the session has a cache (a hit, a revalidation or
+    /// a miss); `nil` without a cache or when it did not take part (an unsafe method).
+    ///
+    /// ```swift
+    /// if response.cacheDisposition == .revalidated { print("304: the body is the cached one") }
+    /// ```
+    public internal(set) var cacheDisposition: CacheDisposition? = nil
 
     /// The value, or the error thrown; `nil` when there is neither (an empty JSON body).
     ///

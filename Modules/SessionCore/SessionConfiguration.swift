@@ -41,6 +41,17 @@ public struct SessionConfiguration: Sendable {
     /// }
     /// ```
     public var responseDisposition: (@Sendable (SessionTask, HTTPResponse) async -> ResponseDisposition)?
+    /// The HTTP cache data tasks consult and fill; `nil` (the default) for none.
+    ///
+    /// Streamed responses and download tasks bypass it. A response served from the cache skips
+    /// the transport, ``responseDisposition`` and the retriers; one revalidated with a `304` has
+    /// the stored body and the merged headers by the time the serializer sees it. Each request's
+    /// `cachePolicy` says how it uses the cache.
+    ///
+    /// ```swift
+    /// configuration.cache = HTTPCache(store: MemoryCacheStore())
+    /// ```
+    public var cache: (any ResponseCaching)?
 
     /// Creates the defaults.
     public init() {}

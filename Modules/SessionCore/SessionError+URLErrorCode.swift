@@ -10,6 +10,7 @@ extension SessionError {
     /// | transport `invalidRequest`, `configuration`, a disallowed redirect scheme | -1000 (bad URL) |
     /// | transport `timedOut`, deadline exceeded | -1001 (timed out) |
     /// | transport `nameResolutionFailed` | -1003 (cannot find host) |
+    /// | not cached (a cache-only request with nothing stored) | -1008 (resource unavailable) |
     /// | transport `cannotConnect`, `proxyFailed` | -1004 (cannot connect to host) |
     /// | transport `connectionLost` | -1005 (network connection lost) |
     /// | too many redirects, a redirect loop | -1007 (HTTP too many redirects) |
@@ -38,6 +39,7 @@ extension SessionError {
         case .eventStream(.notAnEventStream): return -1011
         case .eventStream: return -1103
         case .fileMoveFailed: return -3000
+        case .notCached: return -1008
         case .transport(let category): return Self.urlErrorCode(category)
         }
     }

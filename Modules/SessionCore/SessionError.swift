@@ -44,6 +44,9 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         case resetUnavailable
         /// A Server-Sent Events stream failed for good (``EventSource``).
         case eventStream(EventStreamFailure)
+        /// The request's cache policy allows only a stored response and none is usable
+        /// (URLSession's -1008, "resource unavailable"); nothing was sent.
+        case notCached
     }
 
     /// Why an ``EventSource`` stopped with an error rather than reconnecting.

@@ -91,6 +91,9 @@ public struct SessionEvent: Sendable {
     public let networkPath: NetworkPath?
     /// Where a download's file went, for ``Kind/downloadMovedFile`` (AFNetworking's asset path).
     public let filePath: String?
+    /// Where the response came from, for ``Kind/responseReceived`` served from the cache and for
+    /// ``Kind/taskCompleted`` in a session with a cache: see ``CacheDisposition``.
+    public internal(set) var cacheDisposition: CacheDisposition? = nil
     /// The trust evaluation, for ``Kind/serverTrustEvaluated``.
     public var trustEvaluation: TrustEvaluationRecord? { metrics?.trustEvaluation }
 

@@ -520,7 +520,8 @@ public final class SessionManager: Sendable {
                     error: error,
                     metrics: result.metrics,
                     redirects: result.redirects,
-                    retryCount: result.retryCount
+                    retryCount: result.retryCount,
+                    cacheDisposition: result.cacheDisposition
                 )
             )
         }
@@ -537,13 +538,17 @@ public final class SessionManager: Sendable {
             return state.emptyWaiters
         }
         report(
-            SessionEvent(
-                .taskCompleted,
-                task: task.taskIdentifier,
-                request: result.request,
-                response: result.response,
-                error: error
-            )
+            {
+                var event = SessionEvent(
+                    .taskCompleted,
+                    task: task.taskIdentifier,
+                    request: result.request,
+                    response: result.response,
+                    error: error
+                )
+                event.cacheDisposition = result.cacheDisposition
+                return event
+            }()
         )
         deliver()
         for waiter in waiters { waiter.resume() }

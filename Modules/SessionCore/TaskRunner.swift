@@ -25,6 +25,14 @@ struct TaskRunner: Sendable {
         var metrics: [TransferMetrics] = []
         var redirects: [HTTPResponse] = []
         var retryCount = 0
+        var cacheDisposition: CacheDisposition?
+    }
+
+    /// The cache this task consults: the session's, unless the body does not pass through the
+    /// session in one piece (a streamed or downloaded response).
+    private var cache: (any ResponseCaching)? {
+        guard bodyChannel == nil, case .stream = options.destination else { return nil }
+        return configuration.cache
     }
 
     func run() async -> Result {
@@ -32,6 +40,9 @@ struct TaskRunner: Sendable {
         var request = task.originalRequest
         var result = Result(request: request)
         var visited: Set<String> = [Self.key(request)]
+        let cache = self.cache
+        /// Set after a `304` that matched nothing stored: the next attempt goes without conditions.
+        var bypassCache = false
         let reader = TransferReader(
             task: task,
             report: report,
@@ -68,18 +79,42 @@ struct TaskRunner: Sendable {
                 adapted.timeout = min(adapted.timeout ?? remaining, remaining)
             }
             result.request = adapted
-            report(SessionEvent(.requestStarted, task: task.taskIdentifier, request: adapted))
-            let transfer = transport.startTransfer(adapted, options: options)
-            guard task.attach(transfer, request: adapted) else {
+            var sent = adapted
+            var revalidating: CachedResponse?
+            if let cache, !bypassCache {
+                switch await cache.lookup(adapted) {
+                case .send:
+                    break
+                case .serve(let stored):
+                    return served(stored, for: adapted, into: &result)
+                case .revalidate(let stored, let conditional):
+                    revalidating = stored
+                    sent = conditional
+                    result.request = conditional
+                case .notCached:
+                    return fail(
+                        &result,
+                        SessionError(
+                            kind: .notCached,
+                            message: "the request may be answered only from the cache, and nothing usable is stored",
+                            failingURL: adapted.url
+                        )
+                    )
+                }
+            }
+            bypassCache = false
+            report(SessionEvent(.requestStarted, task: task.taskIdentifier, request: sent))
+            let transfer = transport.startTransfer(sent, options: options)
+            guard task.attach(transfer, request: sent) else {
                 transfer.cancel()
                 for await _ in transfer.events {}
-                return fail(&result, .cancelled(adapted.url))
+                return fail(&result, .cancelled(sent.url))
             }
-            let outcome = await reader.read(transfer, request: adapted) { response, location in
+            let outcome = await reader.read(transfer, request: sent) { response, location in
                 await resolve(
                     redirect: response,
                     to: location,
-                    from: adapted,
+                    from: sent,
                     visited: visited,
                     count: result.redirects.count
                 )
@@ -132,12 +167,30 @@ struct TaskRunner: Sendable {
                 result.body = outcome.response == nil ? nil : outcome.body
                 result.error = sessionError
             } else {
-                guard let response = outcome.response else {
+                guard var response = outcome.response else {
                     return fail(&result, .cancelled(adapted.url))
                 }
-                failure = .response(response, body: outcome.body)
+                var body = outcome.body
+                if let cache {
+                    switch await cache.receive(
+                        response,
+                        body: body,
+                        for: adapted,
+                        revalidating: revalidating,
+                        metrics: outcome.metrics
+                    ) {
+                    case .use(let final, let disposition):
+                        response = final.response
+                        body = final.body
+                        result.cacheDisposition = disposition
+                    case .resendUnconditionally:
+                        bypassCache = true
+                        continue
+                    }
+                }
+                failure = .response(response, body: body)
                 result.response = response
-                result.body = outcome.body
+                result.body = body
                 result.error = nil
             }
             // A streamed head (and maybe body) already reached the caller: it cannot be taken back.
@@ -225,6 +278,24 @@ struct TaskRunner: Sendable {
             return failure(.loop, "the redirects loop back to \(next.url.absoluteString)")
         }
         return .follow(next)
+    }
+
+    /// Completes the task with a stored response: no transfer, no retrier.
+    private func served(_ stored: CachedResponse, for request: HTTPRequest, into result: inout Result) -> Result {
+        task.record(response: stored.response)
+        var event = SessionEvent(
+            .responseReceived,
+            task: task.taskIdentifier,
+            request: request,
+            response: stored.response
+        )
+        event.cacheDisposition = .hit
+        report(event)
+        result.response = stored.response
+        result.body = stored.body
+        result.error = nil
+        result.cacheDisposition = .hit
+        return result
     }
 
     private func fail(_ result: inout Result, _ error: SessionError) -> Result {

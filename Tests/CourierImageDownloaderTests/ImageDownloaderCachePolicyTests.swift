@@ -81,3 +81,29 @@ import Testing
         await downloader.waitUntilIdle()
     }
 }
+
+@Suite struct ImageDownloaderHTTPCachePolicyTests {
+    @Test(arguments: [
+        (ImageDownloadCachePolicy.useCache, HTTPCachePolicy.useProtocolPolicy),
+        (.reloadIgnoringCache, .reloadIgnoringCache),
+        (.returnCacheElseLoad, .returnCachedElseLoad),
+    ])
+    func theRequestIsLoadedWithTheMatchingHTTPCachePolicy(
+        policy: ImageDownloadCachePolicy,
+        expected: HTTPCachePolicy
+    ) async throws {
+        let fetcher = ManualFetcher()
+        let downloader = ImageDownloader(fetcher: fetcher, imageCache: RecordingImageCache<PixelImage>())
+        downloader.download(request("a"), cachePolicy: policy) { _ in }
+        #expect(fetcher.fetches.map(\.request.cachePolicy) == [expected])
+    }
+
+    @Test func aRequestsOwnHTTPCachePolicyWins() async throws {
+        let fetcher = ManualFetcher()
+        let downloader = ImageDownloader(fetcher: fetcher, imageCache: RecordingImageCache<PixelImage>())
+        var own = request("a")
+        own.cachePolicy = .returnCachedElseLoad
+        downloader.download(own, cachePolicy: .reloadIgnoringCache) { _ in }
+        #expect(fetcher.fetches.map(\.request.cachePolicy) == [.returnCachedElseLoad])
+    }
+}

@@ -13,15 +13,23 @@ import Foundation
 /// CPU per request). `session-json-c32` decodes a small JSON body into a `Decodable` model; its
 /// `decode_us_per_req` is one decode of that body measured in this process, so the session's
 /// overhead and the decoder's cost can be told apart.
+///
+/// `session-small-c32` has two more variants, the same GET through a session with a memory HTTP
+/// cache that holds the response: `cached` serves it without a transfer, `revalidated` asks nginx
+/// each time and gets a `304` (the body comes from the cache). Their `ratio_to_uncached` pairs
+/// them with the `courier` variant's run of the same round.
 enum SessionGroup {
     struct Row {
         let name: String
         let path: String
         let via: String
+        var cachedVariants = false
+
+        var variants: [Variant] { cachedVariants ? Variant.allCases : [.c, .transport, .courier] }
     }
 
     static let rows = [
-        Row(name: "session-small-c32", path: "/small", via: "session"),
+        Row(name: "session-small-c32", path: "/small", via: "session", cachedVariants: true),
         Row(name: "session-json-c32", path: "/small.json", via: "session-json"),
     ]
     static let requests = 20_000
@@ -31,6 +39,8 @@ enum SessionGroup {
         case c
         case transport
         case courier
+        case cached
+        case revalidated
     }
 
     static func run() throws {
@@ -60,12 +70,15 @@ enum SessionGroup {
             var figures: [Variant: [Int: TransportFigures]] = [:]
             var failures: [Variant: Int] = [:]
             for run in 0..<benchRuns {
-                for variant in Variant.allCases {
+                for variant in row.variants {
                     let command: [String] =
                         switch variant {
                         case .c: [reference] + arguments
                         case .transport: [executable, "child-transport"] + arguments
                         case .courier: [executable, "child-transport"] + arguments + ["--via", row.via]
+                        case .cached: [executable, "child-transport"] + arguments + ["--via", "session-cache-hit"]
+                        case .revalidated:
+                            [executable, "child-transport"] + arguments + ["--via", "session-cache-revalidate"]
                         }
                     let label = "session \(row.name) run \(run + 1) \(variant.rawValue)"
                     switch TransportGroup.measureChild(command) {
@@ -89,7 +102,7 @@ enum SessionGroup {
             {
                 decode = SessionClient.decodeMicroseconds(of: body, url: parsed)
             }
-            for variant in Variant.allCases where variant != .c {
+            for variant in row.variants where variant != .c {
                 report(row.name, variant, figures, failures: failures[variant, default: 0], decode: decode)
             }
             report(row.name, .c, figures, failures: failures[.c, default: 0], decode: nil)
@@ -126,6 +139,11 @@ enum SessionGroup {
                 metrics.append(("overhead_us_per_req", TransportGroup.rounded(overhead, places: 1)))
             }
             if let decode { metrics.append(("decode_us_per_req", TransportGroup.rounded(decode, places: 1))) }
+        }
+        if variant == .cached || variant == .revalidated,
+            let ratio = paired(with: .courier, { $0.requestsPerSecond / $1.requestsPerSecond })
+        {
+            metrics.append(("ratio_to_uncached", TransportGroup.rounded(ratio, places: 2)))
         }
         if failures > 0 { metrics.append(("failed_runs", Double(failures))) }
         emit(BenchLine(workload: name, variant: variant.rawValue, metrics: metrics))

@@ -92,7 +92,9 @@ enum TransportClient {
             }
         }
         guard options.url != nil, options.requests > 0, options.concurrency > 0,
-            ["transport", "session", "session-json"].contains(options.via)
+            ["transport", "session", "session-json", "session-cache-hit", "session-cache-revalidate"].contains(
+                options.via
+            )
         else { return nil }
         return options
     }
@@ -118,7 +120,7 @@ enum TransportClient {
         guard let options = parse(arguments), let url = options.url else {
             log(
                 "usage: CourierBench child-transport --url U --requests N --concurrency C [--post-bytes B] "
-                    + "[--cafile F] [--http2 0|1] [--max-host-connections M] [--max-connects K] [--buffer-size S] [--via transport|session|session-json]"
+                    + "[--cafile F] [--http2 0|1] [--max-host-connections M] [--max-connects K] [--buffer-size S] [--via transport|session|session-json|session-cache-hit|session-cache-revalidate]"
             )
             exit(2)
         }
@@ -137,19 +139,27 @@ enum TransportClient {
 
         // The session's layers are built before the clock starts, as the transport is, and only for
         // the session rows: the transport rows' memory is the transport's alone.
+        let cached = SessionClient.CachedVariant(via: options.via)
         let api =
             options.via == "transport"
             ? nil
             : HTTPSessionManager(
                 baseURL: nil,
-                session: SessionManager(transport: transport, interceptor: RetryPolicy())
+                session: cached?.session(on: transport)
+                    ?? SessionManager(transport: transport, interceptor: RetryPolicy())
             )
         let perform: @Sendable () async -> Outcome =
-            switch (options.via, api) {
-            case ("session", let api?): { await SessionClient.data(url.absoluteString, on: api) }
-            case ("session-json", let api?): { await SessionClient.decodable(url.absoluteString, on: api) }
+            switch (options.via, api, cached) {
+            case ("session", let api?, _): { await SessionClient.data(url.absoluteString, on: api) }
+            case ("session-json", let api?, _): { await SessionClient.decodable(url.absoluteString, on: api) }
+            case (_, let api?, let cached?): { await cached.data(url.absoluteString, on: api) }
             default: { await Self.perform(request, on: transport) }
             }
+        // The cached rows measure a warm cache: one unmeasured request stores the response.
+        if let api, let cached, await !cached.data(url.absoluteString, on: api, warming: true).ok {
+            log("the request that fills the cache failed")
+            exit(1)
+        }
 
         let cpuStart = processCPUMicroseconds()
         let start = ContinuousClock.now

@@ -1,0 +1,4 @@
+import CourierHTTPCache
+
+// Uses a symbol of the module so that the linker keeps it.
+print(HTTPCache().maximumBodySize)
