@@ -114,6 +114,18 @@ import Testing
             }
             let body = try await form.makeBody().collect(upTo: 1 << 24)
             #expect(Int64(body.count) == form.contentLength)
+            // The RFC 7578 parser the multipart fuzz target checks the writer with must read this
+            // corpus as werkzeug does.
+            let parsed = try MultipartFormParser.parse([UInt8](body), boundary: form.boundary)
+            let expected = parts.map { part in
+                MultipartFormParser.Part(
+                    name: MultipartFormParser.htmlEscaped(part.name),
+                    fileName: part.filename.map(MultipartFormParser.htmlEscaped),
+                    contentType: part.content_type,
+                    data: [UInt8](Data(base64Encoded: part.data) ?? Data())
+                )
+            }
+            #expect(parsed == expected, "seed \(seed) form \(formIndex)")
             forms.append(ToolForm(content_type: form.contentType, body: body.base64EncodedString(), parts: parts))
         }
 

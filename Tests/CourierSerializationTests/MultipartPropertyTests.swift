@@ -15,20 +15,6 @@ import Testing
         "🙂", "\\", "'", "\t",
     ]
 
-    /// WHATWG multipart/form-data escaping, written out independently of the module's version.
-    private static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "%22"
-            case "\r": result += "%0D"
-            case "\n": result += "%0A"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
     private static func randomName(_ random: inout SeededRandom) -> String {
         (0..<Int.random(in: 0...8, using: &random)).map { _ in nameAlphabet.randomElement(using: &random) ?? "" }
             .joined()
@@ -81,8 +67,8 @@ import Testing
                 let name = Self.randomName(&random)
                 let fileName = Self.randomName(&random)
                 let bytes = Self.randomBytes(&random, boundary: form.boundary)
-                let disposition = "form-data; name=\"\(Self.escaped(name))\""
-                let fileDisposition = disposition + "; filename=\"\(Self.escaped(fileName))\""
+                let disposition = "form-data; name=\"\(MultipartFormParser.htmlEscaped(name))\""
+                let fileDisposition = disposition + "; filename=\"\(MultipartFormParser.htmlEscaped(fileName))\""
                 switch Int.random(in: 0..<5, using: &random) {
                 case 0:
                     try form.append(Data(bytes), name: name)
