@@ -100,6 +100,8 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
         var credential: Credential?
         var refresh: Task<Credential, any Error>?
         var refreshTimes: [ContinuousClock.Instant] = []
+        /// Callers awaiting the refresh under way.
+        var refreshWaiters = 0
     }
 
     private let authenticator: AuthenticatorType
@@ -121,6 +123,10 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
         window = refreshWindow
         state = Mutex(State(credential: credential))
     }
+
+    /// How many requests are waiting for the refresh under way: for tests that must reach the
+    /// moment every refused request has joined one refresh, rather than sleep in the hope of it.
+    package var refreshWaiters: Int { state.withLock { $0.refreshWaiters } }
 
     /// The current credential.
     public var credential: Credential? {
@@ -165,7 +171,10 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
     /// The refreshed credential: joins a refresh under way, or starts one.
     private func refreshed(_ stale: Credential) async throws -> Credential {
         let task = try state.withLock { state throws(AuthenticationError) -> Task<Credential, any Error> in
-            if let running = state.refresh { return running }
+            if let running = state.refresh {
+                state.refreshWaiters += 1
+                return running
+            }
             let now = ContinuousClock.now
             state.refreshTimes = state.refreshTimes.filter { now - $0 < window.interval }
             guard state.refreshTimes.count < window.maximumRefreshes else {
@@ -178,17 +187,20 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
             let authenticator = authenticator
             let task = Task { try await authenticator.refresh(stale) }
             state.refresh = task
+            state.refreshWaiters += 1
             return task
         }
         do {
             let fresh = try await task.value
             state.withLock { state in
                 state.credential = fresh
+                state.refreshWaiters -= 1
                 if state.refresh == task { state.refresh = nil }
             }
             return fresh
         } catch {
             state.withLock { state in
+                state.refreshWaiters -= 1
                 if state.refresh == task { state.refresh = nil }
             }
             throw error

@@ -1,6 +1,7 @@
 import CourierHTTP
 import CourierSerialization
 import CourierSessionCore
+import CourierTestSupport
 import CourierTesting
 import CourierTransport
 import Foundation
@@ -13,12 +14,17 @@ import Testing
         var requiresRefresh: Bool { value == "expired" }
     }
 
-    /// Refreshes to `next`, counting refreshes; fails when `next` is `nil`.
+    /// Refreshes to `next`, counting refreshes; fails when `next` is `nil`. With a gate, a refresh
+    /// waits until the test opens it.
     final class CountingAuthenticator: Authenticator {
         let refreshes = Mutex(0)
         let next: String?
+        let gate: CompletionSignal?
 
-        init(next: String?) { self.next = next }
+        init(next: String?, gate: CompletionSignal? = nil) {
+            self.next = next
+            self.gate = gate
+        }
 
         func apply(_ credential: Token, to request: inout HTTPRequest) throws {
             try request.headers.set(name: "Authorization", value: "Bearer \(credential.value)")
@@ -26,7 +32,7 @@ import Testing
 
         func refresh(_ credential: Token) async throws -> Token {
             refreshes.withLock { $0 += 1 }
-            try await Task.sleep(for: .milliseconds(20))  // long enough for the others to queue up
+            await gate?.wait()
             guard let next else { throw URLError(.userAuthenticationRequired) }
             return Token(value: next)
         }
@@ -55,7 +61,8 @@ import Testing
     }
 
     @Test func twentyRefusedRequestsShareOneRefreshAndAllSucceed() async throws {
-        let authenticator = CountingAuthenticator(next: "new")
+        let gate = CompletionSignal()
+        let authenticator = CountingAuthenticator(next: "new", gate: gate)
         let auth = AuthenticationInterceptor(authenticator: authenticator, credential: Token(value: "old"))
         let session = SessionManager(transport: server(accepting: "new"), interceptor: auth)
 
@@ -66,6 +73,13 @@ import Testing
                     return try? await session.data(for: HTTPRequest(url: url)).response?.status.code
                 }
             }
+            // The refresh is held until all twenty refused requests wait for it (a request that
+            // never joins fails the count below instead of hanging the suite).
+            let deadline = ContinuousClock.now + .seconds(30)
+            while auth.refreshWaiters < 20 && ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            gate.signal()
             return await group.reduce(into: [Int?]()) { $0.append($1) }
         }
 
