@@ -27,6 +27,7 @@ let package = Package(
                 .product(name: "CourierSessionCore", package: rootIdentity),
                 .product(name: "CourierReachability", package: rootIdentity),
                 .product(name: "CourierImageDecoding", package: rootIdentity),
+                .product(name: "CourierHTTPCache", package: rootIdentity),
             ],
             path: "Sources/CourierFuzz",
             // No top-level code: the entry is `CourierFuzz_main` (FuzzMain.swift), which SwiftPM links

@@ -85,8 +85,12 @@ public enum HTTPDate {
         let (year, month, day) = civil(fromDays: days)
         let weekday = weekdays[((days % 7) + 7) % 7]
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        // IMF-fixdate's year is four digits (RFC 9110 §5.6.7): year 532 is "0532", or the value
+        // would not read back.
+        let digits = String(year)
+        let fourDigitYear = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
         let time = "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
-        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(time) GMT"
+        return "\(weekday), \(two(day)) \(months[month - 1]) \(fourDigitYear) \(time) GMT"
     }
 
     /// The decimal number the bytes spell, or `nil` when they are not all digits (or too many).

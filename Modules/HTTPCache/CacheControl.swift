@@ -13,8 +13,11 @@ struct CacheControl: Sendable, Equatable {
     init(_ headers: HTTPHeaders) {
         for value in headers.values(for: "Cache-Control") {
             for item in Self.split(value) {
-                let pieces = item.split(separator: "=", maxSplits: 1)
-                let name = pieces[0].trimmingSpaces().lowercased()
+                // Empty pieces kept: a bare `=` (or `=x`) is a directive without a name, skipped
+                // below, not a missing element.
+                let pieces = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let first = pieces.first else { continue }
+                let name = first.trimmingSpaces().lowercased()
                 guard !name.isEmpty, directives[name] == nil else { continue }
                 let argument = pieces.count == 2 ? Self.unquoted(pieces[1].trimmingSpaces()) : nil
                 directives[name] = .some(argument)

@@ -112,6 +112,15 @@ import Testing
         #expect(!control.has("x-a"))
     }
 
+    /// Found by the `http-cache` fuzz target: a directive with no name (`=`) crashed the parser.
+    @Test(arguments: ["=", "=5", " = ", "max-age=5, =, no-store"])
+    func aDirectiveWithoutANameIsSkipped(value: String) throws {
+        let control = CacheControl(try HTTPHeaders([("Cache-Control", value)]))
+        #expect(control.directives[""] == nil)
+        #expect(control.seconds("max-age") == (value.contains("max-age=5") ? 5 : nil))
+        #expect(control.has("no-store") == value.contains("no-store"))
+    }
+
     // MARK: Vary (RFC 9111 §4.1)
 
     @Test func varyMatchesTheNamedFieldsAfterCombiningLines() throws {
@@ -206,5 +215,13 @@ import Testing
         #expect(HTTPDate.format(Date(timeIntervalSince1970: 784_111_777)) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.format(Date(timeIntervalSince1970: 951_782_400)) == "Tue, 29 Feb 2000 00:00:00 GMT")
         #expect(HTTPDate.parse("Sun, 06 Nov 1994 25:49:37 GMT") == nil)
+    }
+
+    /// Found by the `http-cache` fuzz target: a year before 1000 was written with fewer than four
+    /// digits, which did not read back.
+    @Test func anEarlyYearIsWrittenWithFourDigitsAndReadsBack() throws {
+        let date = try #require(HTTPDate.parse("Sun, 06 Nov 0532 08:49:38 GMT"))
+        #expect(HTTPDate.format(date) == "Thu, 06 Nov 0532 08:49:38 GMT")
+        #expect(HTTPDate.parse(HTTPDate.format(date)) == date)
     }
 }

@@ -35,6 +35,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget(name: "server-sent-events", coverageFloor: 100, executionFloor: 1_000, run: serverSentEvents),
         FuzzTarget(name: "netlink", coverageFloor: 200, executionFloor: 1_000, run: netlink),
         FuzzTarget(name: "image", coverageFloor: 140, executionFloor: 1_000, run: image),
+        FuzzTarget(name: "http-cache", coverageFloor: 250, executionFloor: 1_000, run: HTTPCacheInputs.run),
         FuzzTarget(name: "query-round-trip", coverageFloor: 400, executionFloor: 1_000, run: QueryRoundTrip.run),
         FuzzTarget(name: "multipart-round-trip", coverageFloor: 400, executionFloor: 500, run: MultipartRoundTrip.run),
     ]
