@@ -1,3 +1,4 @@
+internal import CourierHTTP
 internal import FoundationEssentials
 
 /// The cookie-date parser of RFC 6265 §5.1.1, which reads every date format servers send in
@@ -26,7 +27,7 @@ enum CookieDate {
         guard (1...31).contains(dayOfMonth), year >= 1601, time.hour <= 23, time.minute <= 59, time.second <= 59,
             dayOfMonth <= daysIn(month: month, year: year)
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: dayOfMonth)
+        let days = HTTPDate.daysFromCivil(year: year, month: month, day: dayOfMonth)
         let seconds = days * 86_400 + time.hour * 3600 + time.minute * 60 + time.second
         return Date(timeIntervalSince1970: Double(seconds))
     }
@@ -81,15 +82,5 @@ enum CookieDate {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

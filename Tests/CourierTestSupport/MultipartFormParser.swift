@@ -122,7 +122,8 @@ public enum MultipartFormParser {
         return String(decoding: bytes[valueStart..<end], as: UTF8.self)
     }
 
-    private static func firstIndex(of pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+    /// Where `pattern` first occurs in `bytes` at or after `start`.
+    public static func firstIndex(of pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
         guard pattern.count <= bytes.count else { return nil }
         var index = start
         while index + pattern.count <= bytes.count {

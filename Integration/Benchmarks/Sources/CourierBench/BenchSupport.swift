@@ -59,9 +59,12 @@ func processCPUMicroseconds() -> Double {
 }
 
 /// Peak resident set size of this process, in MiB (`VmHWM`).
-func peakRSSMiB() -> Double {
+func peakRSSMiB() -> Double { processStatusMiB("VmHWM") }
+
+/// A kB field of `/proc/self/status` (`VmHWM`, `VmRSS`), in MiB; 0 when it cannot be read.
+func processStatusMiB(_ field: String) -> Double {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+    for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
         let digits = line.split(separator: " ").compactMap { Double($0) }
         if let kib = digits.first { return kib / 1024 }
     }

@@ -65,14 +65,8 @@ enum SoakClient {
 
     /// Resident memory (`VmRSS`) in MiB and open descriptors of this process, now.
     static func sample() -> (rssMiB: Double, descriptors: Int) {
-        var rss = 0.0
-        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
-            for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-                rss = (line.split(separator: " ").compactMap { Double($0) }.first ?? 0) / 1024
-            }
-        }
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-        return (rss, descriptors)
+        return (processStatusMiB("VmRSS"), descriptors)
     }
 
     /// What each open descriptor refers to, for a report when they do not return to their count.
