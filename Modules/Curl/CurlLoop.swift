@@ -79,6 +79,8 @@ final class CurlLoop: @unchecked Sendable {
 
     private struct Inbox {
         var commands: [Command] = []
+        /// Swift jobs of tasks that prefer this loop as their executor (see `CurlLoop+TaskExecutor`).
+        var jobs: [UnownedJob] = []
         var closed = false
         /// The loop found the inbox empty and is in, or about to enter, `curl_multi_poll`.
         var polling = false
@@ -89,6 +91,9 @@ final class CurlLoop: @unchecked Sendable {
     /// touching the handler, so a transport without one does no diagnostics work at all.
     let hasDiagnostics: Bool
     private let inbox = Mutex(Inbox())
+    /// The loop thread's `pthread_self()`, 0 until the thread runs: tests check with it where a task
+    /// that prefers the loop's executor actually ran.
+    let threadID = Atomic<UInt>(0)
     private let multi: UnsafeMutableRawPointer
     private let share: UnsafeMutableRawPointer
     private let resolveList: UnsafeMutablePointer<curl_slist>?
@@ -210,9 +215,21 @@ final class CurlLoop: @unchecked Sendable {
     /// not poll) costs posters no system call at all.
     @discardableResult
     func post(_ command: Command) -> Bool {
+        append { $0.commands.append(command) }
+    }
+
+    /// Queues a Swift job for the loop thread and wakes the loop if it polls, like `post`; `false`
+    /// when the loop has stopped, and the caller must run the job elsewhere. Any thread.
+    func postJob(_ job: UnownedJob) -> Bool {
+        append { $0.jobs.append(job) }
+    }
+
+    /// Adds to the open inbox under its lock and wakes a polling loop (see `post` for why no
+    /// wake-up is lost).
+    private func append(_ add: (inout Inbox) -> Void) -> Bool {
         inbox.withLock { inbox in
             guard !inbox.closed else { return false }
-            inbox.commands.append(command)
+            add(&inbox)
             if inbox.polling {
                 inbox.polling = false
                 curl_multi_wakeup(multi)
@@ -221,27 +238,44 @@ final class CurlLoop: @unchecked Sendable {
         }
     }
 
+    /// How many times one iteration takes the inbox again before driving libcurl: a job often
+    /// enqueues the next (a child task's end resumes its parent, which starts the next request), and
+    /// the chain is best finished before `curl_multi_perform`; the bound keeps tasks that keep
+    /// waking each other from starving the transfers.
+    private static let inboxRoundsPerIteration = 16
+
     // MARK: Loop thread
 
     private func run() {
+        threadID.store(UInt(pthread_self()), ordering: .releasing)
         var shutdownWaiters: [CheckedContinuation<Void, Never>?] = []
         var stopping = false
         while !stopping {
-            let commands = inbox.withLock { inbox in
-                inbox.polling = false
-                defer { inbox.commands.removeAll(keepingCapacity: true) }
-                return inbox.commands
-            }
-            for command in commands {
-                switch command {
-                case .shutdown(let waiter):
-                    shutdownWaiters.append(waiter)
-                    stopping = true
-                case .ownerReleased:
-                    ownerReleased = true
-                default:
-                    handle(command)
+            var round = 0
+            while round < Self.inboxRoundsPerIteration && !stopping {
+                round += 1
+                let (commands, jobs) = inbox.withLock { inbox in
+                    inbox.polling = false
+                    defer {
+                        inbox.commands.removeAll(keepingCapacity: true)
+                        inbox.jobs.removeAll(keepingCapacity: true)
+                    }
+                    return (inbox.commands, inbox.jobs)
                 }
+                if commands.isEmpty && jobs.isEmpty { break }
+                for command in commands {
+                    switch command {
+                    case .shutdown(let waiter):
+                        shutdownWaiters.append(waiter)
+                        stopping = true
+                    case .ownerReleased:
+                        ownerReleased = true
+                    default:
+                        handle(command)
+                    }
+                }
+                // Run even when stopping: they were accepted while the loop was open.
+                runJobs(jobs)
             }
             if stopping { break }
             var running: Int32 = 0
@@ -256,7 +290,7 @@ final class CurlLoop: @unchecked Sendable {
             deferredResumptions.resumeAll()
             if ownerReleased && active.isEmpty && !admission.hasWaiting { break }
             let inboxEmpty = inbox.withLock { inbox in
-                inbox.polling = inbox.commands.isEmpty
+                inbox.polling = inbox.commands.isEmpty && inbox.jobs.isEmpty
                 return inbox.polling
             }
             // Commands that arrived meanwhile (consumers just resumed post demand) are handled first.
@@ -462,11 +496,16 @@ final class CurlLoop: @unchecked Sendable {
 
     private func tearDown(_ waiters: [CheckedContinuation<Void, Never>?]) {
         var waiters = waiters
-        let leftovers = inbox.withLock { inbox in
+        let (leftovers, leftoverJobs) = inbox.withLock { inbox in
             inbox.closed = true
-            defer { inbox.commands.removeAll() }
-            return inbox.commands
+            defer {
+                inbox.commands.removeAll()
+                inbox.jobs.removeAll()
+            }
+            return (inbox.commands, inbox.jobs)
         }
+        // From now on `postJob` refuses, and the executor sends jobs to the global one.
+        for job in leftoverJobs { Self.runElsewhere(job) }
         for command in leftovers {
             switch command {
             case .add(let pending):

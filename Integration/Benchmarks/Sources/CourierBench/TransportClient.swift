@@ -36,6 +36,9 @@ enum TransportClient {
         /// session manager with the data response serializer) or `session-json` (the same with a
         /// `Decodable` model): the `ci/bench session` rows.
         var via = "transport"
+        /// `pool` (the default: consumers on the cooperative pool) or `loop` (the whole workload
+        /// prefers the transport's loop-thread executor, `CurlTransport.executor`).
+        var executor = "pool"
     }
 
     /// What one transfer came to.
@@ -86,6 +89,7 @@ enum TransportClient {
             case "--consumer": options.consumer = value
             case "--lean": options.lean = value == "1"
             case "--via": options.via = value
+            case "--executor": options.executor = value
             default:
                 log("unknown option \(key)")
                 return nil
@@ -163,10 +167,15 @@ enum TransportClient {
 
         let cpuStart = processCPUMicroseconds()
         let start = ContinuousClock.now
-        let total =
+        let workload: @Sendable () async -> Tally = {
             options.consumer == "workers"
-            ? await runWorkers(options: options, perform)
-            : await runTaskPerRequest(options: options, perform)
+                ? await runWorkers(options: options, perform)
+                : await runTaskPerRequest(options: options, perform)
+        }
+        let total =
+            options.executor == "loop"
+            ? await withTaskExecutorPreference(transport.executor, operation: workload)
+            : await workload()
         let elapsed = ContinuousClock.now - start
         let cpu = processCPUMicroseconds() - cpuStart
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Every measurement is a fresh child process printing one figure line (``TransportFigures``):
 /// `c` is the C client (`COURIER_CURL_REFERENCE`, built by `ci/bench`), `courier` is
-/// `CourierBench child-transport` (``TransportClient``), `urlsession` is `URLSessionClient` from
+/// `CourierBench child-transport` (``TransportClient``), `courier-loop` the same with the workload
+/// preferring the transport's loop-thread executor, `urlsession` is `URLSessionClient` from
 /// this package. The C client and the courier child get identical settings (``settings``). Runs are
 /// interleaved (c, courier, urlsession, c, …) and the stdout line carries medians over the runs
 /// that succeeded; `ratio` and `cpu_ratio` are medians of the per-run ratios to the C client of the
@@ -27,6 +28,9 @@ enum TransportGroup {
     enum Variant: String, CaseIterable {
         case c
         case courier
+        /// CurlTransport with the whole workload preferring its loop-thread executor
+        /// (`CurlTransport.executor`): consumers resumed where the events are produced.
+        case courierLoop = "courier-loop"
         case urlsession
     }
 
@@ -96,7 +100,7 @@ enum TransportGroup {
             if workload.postBytes > 0 {
                 warmUpstream(reference, url: url, workload, extra: settings + tlsArguments(workload, caFile: caFile))
             }
-            var variants: [Variant] = [.c, .courier]
+            var variants: [Variant] = [.c, .courier, .courierLoop]
             if hasURLSession && (!workload.tls || trustReason == nil) { variants.append(.urlsession) }
             var figures: [Variant: [Int: TransportFigures]] = [:]
             var failures: [Variant: Int] = [:]
@@ -106,10 +110,11 @@ enum TransportGroup {
                     switch variant {
                     case .c:
                         command = [reference] + arguments + settings + tlsArguments(workload, caFile: caFile)
-                    case .courier:
+                    case .courier, .courierLoop:
                         command =
                             [executable, "child-transport"] + arguments + settings
                             + tlsArguments(workload, caFile: caFile)
+                            + (variant == .courierLoop ? ["--executor", "loop"] : [])
                     case .urlsession:
                         let client = [urlSessionClient] + arguments
                         command = workload.tls ? URLSessionTrust.wrap(client, caFile: caFile) : client
