@@ -257,6 +257,15 @@ let package = Package(
             dependencies: ["CourierCurl", "CourierHTTP", "CourierSessionCore", "CourierTransport"],
             path: "Integration/DownloadHelper"
         ),
+        // The allocation-budget test's child process: it replaces malloc to count every allocation.
+        .target(name: "CCourierAllocationCounter", path: "Integration/AllocationCounter"),
+        .executableTarget(
+            name: "CourierAllocationHelper",
+            dependencies: [
+                "CCourierAllocationCounter", "CCourierCurl", "CourierCurl", "CourierHTTP", "CourierTransport",
+            ],
+            path: "Integration/AllocationHelper"
+        ),
         .testTarget(
             name: "CourierIntegrationTests",
             dependencies: [

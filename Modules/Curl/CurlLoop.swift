@@ -250,17 +250,18 @@ final class CurlLoop: @unchecked Sendable {
         threadID.store(UInt(pthread_self()), ordering: .releasing)
         var shutdownWaiters: [CheckedContinuation<Void, Never>?] = []
         var stopping = false
+        // The inbox's arrays are swapped with these (emptied after each round) rather than copied
+        // out: taking a copy and emptying the original allocated a new buffer on every take.
+        var commands: [Command] = []
+        var jobs: [UnownedJob] = []
         while !stopping {
             var round = 0
             while round < Self.inboxRoundsPerIteration && !stopping {
                 round += 1
-                let (commands, jobs) = inbox.withLock { inbox in
+                inbox.withLock { inbox in
                     inbox.polling = false
-                    defer {
-                        inbox.commands.removeAll(keepingCapacity: true)
-                        inbox.jobs.removeAll(keepingCapacity: true)
-                    }
-                    return (inbox.commands, inbox.jobs)
+                    swap(&inbox.commands, &commands)
+                    swap(&inbox.jobs, &jobs)
                 }
                 if commands.isEmpty && jobs.isEmpty { break }
                 for command in commands {
@@ -274,8 +275,10 @@ final class CurlLoop: @unchecked Sendable {
                         handle(command)
                     }
                 }
+                commands.removeAll(keepingCapacity: true)
                 // Run even when stopping: they were accepted while the loop was open.
                 runJobs(jobs)
+                jobs.removeAll(keepingCapacity: true)
             }
             if stopping { break }
             var running: Int32 = 0

@@ -1,0 +1,69 @@
+import CCourierAllocationCounter
+import CCourierCurl
+import CourierCurl
+import CourierHTTP
+import CourierTransport
+import Foundation
+
+// A child process for the allocation-budget test: counts the heap allocations a small GET costs.
+//
+//   CourierAllocationHelper URL REQUESTS pool|loop
+//
+// Runs REQUESTS sequential GETs of URL on one CurlTransport after a warm-up (the connection, the
+// transfer template and the runtime's caches are made once, outside the count), consuming each
+// transfer's events on the cooperative pool (`pool`) or on the transport's loop thread (`loop`),
+// and prints `allocations_per_request=A requests=N`. Every allocation of the process is counted,
+// on every thread, libcurl's included (the counter replaces malloc; see allocation_counter.c).
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(2)
+}
+
+/// One GET, its events read to the end; whether it answered 200 with a body.
+func get(_ url: URL, on transport: CurlTransport) async -> Bool {
+    var status = 0
+    var bytes = 0
+    for await event in transport.startTransfer(HTTPRequest(url: url)).events {
+        switch event {
+        case .response(let response): status = response.status.code
+        case .body(let chunk): bytes += chunk.count
+        default: break
+        }
+    }
+    return status == 200 && bytes > 0
+}
+
+/// `count` GETs one after another; false as soon as one fails.
+func run(_ url: URL, count: Int, on transport: CurlTransport) async -> Bool {
+    for _ in 0..<count where await !get(url, on: transport) { return false }
+    return true
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let url = URL(string: arguments[1]), let requests = Int(arguments[2]), requests > 0,
+    ["pool", "loop"].contains(arguments[3])
+else { fail("usage: CourierAllocationHelper URL REQUESTS pool|loop") }
+
+// The counter must see the libraries' allocations, not only this file's: a libcurl handle is made
+// and freed under it first.
+let beforeHandle = courier_allocation_count()
+curl_easy_cleanup(curl_easy_init())
+guard courier_allocation_count() > beforeHandle else {
+    fail("the allocation counter does not see libcurl's allocations (malloc was not replaced)")
+}
+
+var configuration = CurlTransport.Configuration()
+configuration.proxy = .none
+let transport = CurlTransport(configuration: configuration)
+let onLoop = arguments[3] == "loop"
+let measure: @Sendable () async -> Int? = {
+    guard await run(url, count: 100, on: transport) else { return nil }
+    let before = courier_allocation_count()
+    guard await run(url, count: requests, on: transport) else { return nil }
+    return courier_allocation_count() - before
+}
+let counted = onLoop ? await withTaskExecutorPreference(transport.executor, operation: measure) : await measure()
+await transport.shutdown()
+guard let counted else { fail("a request failed") }
+print("allocations_per_request=\(String(format: "%.1f", Double(counted) / Double(requests))) requests=\(requests)")
