@@ -10,14 +10,19 @@ import Synchronization
 ///
 /// It takes the same options as `reference/curl_reference.c` and does the same work: N requests
 /// with C in flight, response bodies dropped as they arrive (here by the consumer of
-/// `transfer.events`), one figure line on stdout in the C client's format. CPU is
+/// `transfer.events`), one figure line on stdout in the C client's format. The C client's other
+/// shapes have the same options here: `--output-dir` (bodies through the `.file` destination,
+/// ``perform(_:toFile:on:)``), several `--url`s taken in turn, `--round` with `--min-seconds`
+/// (``runRounds(options:_:)``) and `--max-streams`. CPU is
 /// `getrusage(RUSAGE_SELF)` over the measured region (all threads: the transport's loop thread and
 /// the cooperative pool), as in the C client; the transport is created before the clock starts,
 /// like the C client's multi handle. Peak RSS is `VmHWM`, as in the C client (see there why not
 /// `ru_maxrss`).
 enum TransportClient {
     struct Options {
-        var url: URL?
+        /// Requests go to these in turn; the session variants use the first.
+        var urls: [URL] = []
+        var url: URL? { urls.first }
         var requests = 1000
         var concurrency = 1
         var postBytes = 0
@@ -26,6 +31,14 @@ enum TransportClient {
         var maxHostConnections = 32
         var maxConnects = 0
         var bufferSize = 0
+        /// HTTP/2 streams per connection; 0 keeps the transport's default (100, libcurl's too).
+        var maxStreams = 0
+        /// Where `.file` downloads go, one file per request, deleted when it has been measured.
+        var outputDirectory: String?
+        /// Requests per URL per round (all of a round in flight at once); 0, no rounds.
+        var round = 0
+        /// In rounds: the next round starts until this long has passed.
+        var minSeconds = 0.0
         /// `group` (a task per request, the default, as in `URLSessionClient`) or `workers` (C
         /// long-lived tasks); `--consumer workers` is for profiling the consumer side.
         var consumer = "group"
@@ -51,12 +64,14 @@ enum TransportClient {
 
     /// What the whole workload came to.
     struct Tally {
+        var count = 0
         var ok = 0
         var connects = 0
         var bytesDown: Int64 = 0
         var bytesUp: Int64 = 0
 
         mutating func add(_ outcome: Outcome) {
+            count += 1
             if outcome.ok { ok += 1 }
             if outcome.newConnection { connects += 1 }
             bytesDown += outcome.bytesDown
@@ -64,6 +79,7 @@ enum TransportClient {
         }
 
         mutating func merge(_ other: Tally) {
+            count += other.count
             ok += other.ok
             connects += other.connects
             bytesDown += other.bytesDown
@@ -77,7 +93,9 @@ enum TransportClient {
         while let key = iterator.next() {
             guard let value = iterator.next() else { return nil }
             switch key {
-            case "--url": options.url = URL(string: value)
+            case "--url":
+                guard let url = URL(string: value) else { return nil }
+                options.urls.append(url)
             case "--requests": options.requests = Int(value) ?? 0
             case "--concurrency": options.concurrency = Int(value) ?? 0
             case "--post-bytes": options.postBytes = Int(value) ?? 0
@@ -90,12 +108,17 @@ enum TransportClient {
             case "--lean": options.lean = value == "1"
             case "--via": options.via = value
             case "--executor": options.executor = value
+            case "--max-streams": options.maxStreams = Int(value) ?? -1
+            case "--output-dir": options.outputDirectory = value
+            case "--round": options.round = Int(value) ?? -1
+            case "--min-seconds": options.minSeconds = Double(value) ?? -1
             default:
                 log("unknown option \(key)")
                 return nil
             }
         }
-        guard options.url != nil, options.requests > 0, options.concurrency > 0,
+        guard options.url != nil, options.requests > 0, options.concurrency > 0, options.maxStreams >= 0,
+            options.round >= 0, options.minSeconds >= 0,
             ["transport", "session", "session-json", "session-cache-hit", "session-cache-revalidate"].contains(
                 options.via
             )
@@ -107,7 +130,9 @@ enum TransportClient {
     static func configuration(for options: Options) -> CurlTransport.Configuration {
         var configuration = CurlTransport.Configuration()
         configuration.maxConnectionsPerHost = options.maxHostConnections
-        configuration.connectionCacheSize = options.maxConnects > 0 ? options.maxConnects : options.concurrency + 4
+        let inFlight = options.round > 0 ? options.round * options.urls.count : options.concurrency
+        configuration.connectionCacheSize = options.maxConnects > 0 ? options.maxConnects : inFlight + 4
+        if options.maxStreams > 0 { configuration.maxConcurrentStreams = options.maxStreams }
         // 0 means libcurl's default (CURL_MAX_WRITE_SIZE, 16 KiB), as in the C client.
         configuration.receiveBufferSize = options.bufferSize > 0 ? options.bufferSize : 16 << 10
         configuration.httpVersion = options.http2 ? .automatic : .http1_1
@@ -125,6 +150,7 @@ enum TransportClient {
             log(
                 "usage: CourierBench child-transport --url U --requests N --concurrency C [--post-bytes B] "
                     + "[--cafile F] [--http2 0|1] [--max-host-connections M] [--max-connects K] [--buffer-size S] [--via transport|session|session-json|session-cache-hit|session-cache-revalidate]"
+                    + " [--url V ...] [--max-streams S] [--output-dir D] [--round K --min-seconds T]"
             )
             exit(2)
         }
@@ -157,7 +183,7 @@ enum TransportClient {
             case ("session", let api?, _): { await SessionClient.data(url.absoluteString, on: api) }
             case ("session-json", let api?, _): { await SessionClient.decodable(url.absoluteString, on: api) }
             case (_, let api?, let cached?): { await cached.data(url.absoluteString, on: api) }
-            default: { await Self.perform(request, on: transport) }
+            default: Self.transportPerform(options, request: request, on: transport)
             }
         // The cached rows measure a warm cache: one unmeasured request stores the response.
         if let api, let cached, await !cached.data(url.absoluteString, on: api, warming: true).ok {
@@ -168,9 +194,11 @@ enum TransportClient {
         let cpuStart = processCPUMicroseconds()
         let start = ContinuousClock.now
         let workload: @Sendable () async -> Tally = {
-            options.consumer == "workers"
-                ? await runWorkers(options: options, perform)
-                : await runTaskPerRequest(options: options, perform)
+            options.round > 0
+                ? await runRounds(options: options, perform)
+                : options.consumer == "workers"
+                    ? await runWorkers(options: options, perform)
+                    : await runTaskPerRequest(options: options, perform)
         }
         let total =
             options.executor == "loop"
@@ -180,14 +208,14 @@ enum TransportClient {
         let cpu = processCPUMicroseconds() - cpuStart
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         print(
-            "requests=\(options.requests) ok=\(total.ok) seconds=\(String(format: "%.6f", seconds))"
+            "requests=\(total.count) ok=\(total.ok) seconds=\(String(format: "%.6f", seconds))"
                 + " cpu_us=\(Int(cpu)) rss_kib=\(Int(peakRSSMiB() * 1024)) bytes_down=\(total.bytesDown)"
                 + " bytes_up=\(total.bytesUp) connects=\(total.connects)"
         )
         fflush(nil)
         await api?.shutdown()
         await transport.shutdown()
-        exit(total.ok == options.requests ? 0 : 1)
+        exit(total.ok == total.count && (options.round > 0 || total.count == options.requests) ? 0 : 1)
     }
 
     /// C long-lived tasks, each running its share of the requests one after another: the shape of
@@ -234,7 +262,11 @@ enum TransportClient {
 
     /// One transfer, consumed the way an application streams a body: chunks counted and dropped.
     static func perform(_ request: HTTPRequest, on transport: CurlTransport) async -> Outcome {
-        let transfer = transport.startTransfer(request, options: TransferOptions())
+        await consume(transport.startTransfer(request, options: TransferOptions()))
+    }
+
+    /// Reads a transfer's events to the end; body chunks are counted in `bytesDown` and dropped.
+    static func consume(_ transfer: HTTPTransfer) async -> Outcome {
         var outcome = Outcome()
         var status = 0
         for await event in transfer.events {

@@ -23,6 +23,20 @@ enum TransportGroup {
         /// Reported in MiB/s and CPU milliseconds per request rather than requests per second.
         var isDownload = false
         var tls = false
+        /// Which of HTTP/1.1 (`false`) and HTTP/2 over TLS (`true`) the row runs.
+        var protocols = [false, true]
+        /// Bodies go to a file each (the `.file` destination; the C client `write(2)`s them).
+        var toFile = false
+        /// HTTP/2 streams per connection for both clients (`--max-streams`); `nil`, the default 100.
+        var maxStreams: Int?
+        /// Overrides the connection cache of ``settings`` (`--max-connects`).
+        var maxConnects: Int?
+        /// Rounds of this many requests per origin of `TEST_ORIGIN_URLS`, all in flight at once,
+        /// for at least `minSeconds` (`requests` and `concurrency` are then unused); 0, no rounds.
+        var round = 0
+        var minSeconds = 0.0
+        /// Whether URLSession runs the row too (only the rows it can run as the C client does).
+        var urlSession = true
     }
 
     enum Variant: String, CaseIterable {
@@ -37,7 +51,7 @@ enum TransportGroup {
     /// The connection settings both the C client and CurlTransport run with: CurlTransport's
     /// defaults (32 connections per host, a 64-connection cache, a 256 KiB receive buffer; pipewait
     /// and multiplexing are always on in both, and HTTP/2 uses libcurl's default of 100 streams per
-    /// connection).
+    /// connection). A row may raise the stream limit or the cache (``settings(for:)``), for both.
     static let settings = [
         "--max-host-connections", "32", "--max-connects", "64", "--buffer-size", String(256 << 10),
     ]
@@ -47,14 +61,60 @@ enum TransportGroup {
         Workload(name: "small-c32", path: "/small", requests: 20_000, concurrency: 32),
         Workload(name: "download-100m", path: "/big-100m", requests: 5, concurrency: 1, isDownload: true),
         Workload(name: "post-64k-c8", path: "/upload", requests: 2_000, concurrency: 8, postBytes: 64 << 10),
+        // download-100m streams the body to a consuming task, against a C client that drops it in
+        // its write callback; this row writes it to a file in both (the same directory).
+        Workload(
+            name: "download-100m-file",
+            path: "/big-100m",
+            requests: 5,
+            concurrency: 1,
+            isDownload: true,
+            toFile: true,
+            urlSession: false
+        ),
+        // 256 streams on one HTTP/2 connection: nginx and both clients allow 256.
+        Workload(
+            name: "small-c256",
+            path: "/small",
+            requests: 20_000,
+            concurrency: 256,
+            protocols: [true],
+            maxStreams: 256,
+            urlSession: false
+        ),
+        // 32 origins × 8 requests in flight; the connection cache holds all 256 connections of a
+        // round (the default 64 would close three in four after each round and reopen them).
+        Workload(
+            name: "many-hosts",
+            path: "/small",
+            requests: 0,
+            concurrency: 0,
+            protocols: [false],
+            maxConnects: 260,
+            round: 8,
+            minSeconds: 1,
+            urlSession: false
+        ),
     ]
 
     static var workloads: [Workload] {
         baseWorkloads.flatMap { workload -> [Workload] in
-            var secure = workload
-            secure.tls = true
-            return [workload, secure]
+            workload.protocols.map { tls in
+                var variant = workload
+                variant.tls = tls
+                return variant
+            }
         }
+    }
+
+    /// ``settings`` with the row's own stream limit and connection cache.
+    static func settings(for workload: Workload) -> [String] {
+        var arguments = settings
+        if let maxConnects = workload.maxConnects, let index = arguments.firstIndex(of: "--max-connects") {
+            arguments[index + 1] = String(maxConnects)
+        }
+        if let maxStreams = workload.maxStreams { arguments += ["--max-streams", String(maxStreams)] }
+        return arguments
     }
 
     static func run() throws {
@@ -83,6 +143,7 @@ enum TransportGroup {
         log("transport: C and courier settings: \(settings.joined(separator: " ")), pipewait on, multiplexing on")
         log("transport: HTTP/1.1 rows use \(httpURL), -h2 rows \(httpsURL) (TLS, h2 via ALPN, CA \(caFile))")
         let www = environment["TEST_WWW_DIR"]
+        let origins = environment["TEST_ORIGIN_URLS"].map { $0.split(separator: ",").map(String.init) } ?? []
 
         // COURIER_BENCH_WORKLOADS=small-c1,post-64k-c8-h2 runs only those rows (for profiling).
         let only = environment["COURIER_BENCH_WORKLOADS"].map { Set($0.split(separator: ",").map(String.init)) }
@@ -92,16 +153,34 @@ enum TransportGroup {
             let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
             log("transport: \(name): loadavg \(load?.joined(separator: " ") ?? "?") before the row")
             let url = (workload.tls ? httpsURL : httpURL) + workload.path
-            var arguments = ["--url", url, "--requests", String(workload.requests)]
-            arguments += ["--concurrency", String(workload.concurrency)]
+            var arguments: [String]
+            if workload.round > 0 {
+                guard !origins.isEmpty else {
+                    log("transport: skipping \(name): TEST_ORIGIN_URLS is not set (servers from an older ci/servers)")
+                    continue
+                }
+                arguments = origins.flatMap { ["--url", $0 + workload.path] }
+                arguments += ["--round", String(workload.round), "--min-seconds", String(workload.minSeconds)]
+            } else {
+                arguments = ["--url", url, "--requests", String(workload.requests)]
+                arguments += ["--concurrency", String(workload.concurrency)]
+            }
             if workload.postBytes > 0 { arguments += ["--post-bytes", String(workload.postBytes)] }
+            let outputDirectory = workload.toFile ? makeOutputDirectory(for: name) : nil
+            if workload.toFile && outputDirectory == nil { continue }
+            defer { if let outputDirectory { removeOutputDirectory(outputDirectory) } }
+            if let outputDirectory { arguments += ["--output-dir", outputDirectory] }
+            let rowSettings = settings(for: workload)
+            if rowSettings != settings { log("transport: \(name): settings \(rowSettings.joined(separator: " "))") }
             let expectedBodySize = www.flatMap { bodySize(of: workload.path, in: $0) }
 
             if workload.postBytes > 0 {
-                warmUpstream(reference, url: url, workload, extra: settings + tlsArguments(workload, caFile: caFile))
+                warmUpstream(reference, url: url, workload, extra: rowSettings + tlsArguments(workload, caFile: caFile))
             }
             var variants: [Variant] = [.c, .courier, .courierLoop]
-            if hasURLSession && (!workload.tls || trustReason == nil) { variants.append(.urlsession) }
+            if hasURLSession && workload.urlSession && (!workload.tls || trustReason == nil) {
+                variants.append(.urlsession)
+            }
             var figures: [Variant: [Int: TransportFigures]] = [:]
             var failures: [Variant: Int] = [:]
             for run in 0..<benchRuns {
@@ -109,10 +188,10 @@ enum TransportGroup {
                     let command: [String]
                     switch variant {
                     case .c:
-                        command = [reference] + arguments + settings + tlsArguments(workload, caFile: caFile)
+                        command = [reference] + arguments + rowSettings + tlsArguments(workload, caFile: caFile)
                     case .courier, .courierLoop:
                         command =
-                            [executable, "child-transport"] + arguments + settings
+                            [executable, "child-transport"] + arguments + rowSettings
                             + tlsArguments(workload, caFile: caFile)
                             + (variant == .courierLoop ? ["--executor", "loop"] : [])
                     case .urlsession:
@@ -122,7 +201,12 @@ enum TransportGroup {
                     let label = "transport \(name) run \(run + 1) \(variant.rawValue)"
                     switch measureChild(command) {
                     case .success(let figure):
-                        if let problem = check(figure, workload, expectedBodySize: expectedBodySize) {
+                        if let problem = check(
+                            figure,
+                            workload,
+                            origins: origins.count,
+                            expectedBodySize: expectedBodySize
+                        ) {
                             log("\(label): FAILED: \(problem) (\(figure.summary))")
                             failures[variant, default: 0] += 1
                         } else {
@@ -169,17 +253,54 @@ enum TransportGroup {
     }
 
     /// Why a run that exited cleanly still does not count, or `nil` when it does.
-    static func check(_ figure: TransportFigures, _ workload: Workload, expectedBodySize: Double?) -> String? {
-        if figure.requests != workload.requests { return "ran \(figure.requests) requests, not \(workload.requests)" }
+    static func check(
+        _ figure: TransportFigures,
+        _ workload: Workload,
+        origins: Int = 0,
+        expectedBodySize: Double?
+    ) -> String? {
+        if workload.round > 0 {
+            let roundSize = workload.round * origins
+            if figure.requests == 0 || figure.requests % roundSize != 0 {
+                return "ran \(figure.requests) requests, not whole rounds of \(roundSize)"
+            }
+            if figure.seconds < workload.minSeconds {
+                return "ran \(figure.seconds) s, not at least \(workload.minSeconds) s"
+            }
+        } else if figure.requests != workload.requests {
+            return "ran \(figure.requests) requests, not \(workload.requests)"
+        }
         if figure.ok != figure.requests { return "\(figure.requests - figure.ok) requests failed" }
-        if let expectedBodySize, figure.bytesDown != expectedBodySize * Double(workload.requests) {
+        if let expectedBodySize, figure.bytesDown != expectedBodySize * Double(figure.requests) {
             return
-                "received \(Int64(figure.bytesDown)) body bytes, expected \(Int64(expectedBodySize) * Int64(workload.requests))"
+                "received \(Int64(figure.bytesDown)) body bytes, expected \(Int64(expectedBodySize) * Int64(figure.requests))"
         }
         if workload.postBytes > 0, figure.bytesUp != Double(workload.postBytes * workload.requests) {
             return "sent \(Int64(figure.bytesUp)) body bytes, expected \(workload.postBytes * workload.requests)"
         }
         return nil
+    }
+
+    /// A fresh directory for a `toFile` row's downloads, shared by both clients (each deletes its
+    /// file after every request); under the system's temporary directory.
+    static func makeOutputDirectory(for name: String) -> String? {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("courier-bench-\(name)-\(getpid())").path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            log("transport: \(name): cannot create \(directory): \(error)")
+            return nil
+        }
+        log("transport: \(name): downloads go to \(directory), each file deleted after its request")
+        return directory
+    }
+
+    /// Removes the directory and whatever a failed run left in it.
+    static func removeOutputDirectory(_ directory: String) {
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        if !left.isEmpty { log("transport: \(left.count) file(s) left in \(directory) (failed runs); removing them") }
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     struct ChildFailure: Error {
