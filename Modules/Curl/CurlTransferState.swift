@@ -256,9 +256,10 @@ final class CurlTransferState {
             try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
         }
         if watchesForEarlyGoaway, !sendsRequestBody { try installProgressCallback(context: context) }
-        if !headers.contains(name: "Expect") {
+        if sendsRequestBody && !headers.contains(name: "Expect") {
             // No `Expect: 100-continue` round trip: libcurl would wait up to a second for `100` on
             // large bodies. A request that sets `Expect` itself gets libcurl's handling of it.
+            // libcurl never sends `Expect` without a body, so a bodyless request needs no list.
             headerList = curl_slist_append(headerList, "Expect:")
         }
         if headers.contains(name: "Accept-Encoding") {
