@@ -7,8 +7,8 @@
 /// - Any other number is first read as the nearest `Double` (RFC 8259 §6); a `Double` out of range
 ///   (`1e400`) is an error. If that double is a whole number in `Int64`'s range, the value is an
 ///   integer: below 2^53 the double itself (so `1.0`, `1e2` and `1e-400` are `.int`), from 2^53 up
-///   the whole part of the decimal text, so that `1.7537442883351706e+18` is
-///   `1753744288335170600`, not the double's `1753744288335170560`. `-0`, `-0.0` and anything that
+///   the whole part of the decimal text where `JSONDecoder` reads one (``wholePart(of:)``), so that
+///   `1.7537442883351706e+18` is `1753744288335170600`, not the double's `1753744288335170560`. `-0`, `-0.0` and anything that
 ///   rounds to negative zero (`-1e-400`) stay a double, the only way to keep the sign. This is the
 ///   one departure from `JSONDecoder`, on purpose: its `Double` decoding keeps the sign of `-0` and
 ///   `-0e5` but refuses `-0e1` and `-1e-400`, so that `JSONValue`'s `Decodable` path reads those
@@ -82,31 +82,51 @@ struct JSONNumberScan {
         return Double(String(decoding: text, as: UTF8.self))
     }
 
-    /// The whole part of the decimal text, exactly, when it fits in `Int64`.
+    /// The integer `JSONDecoder` reads from the decimal text of a whole double from 2^53 up: it
+    /// reads the text again as a `Decimal` (at most 38 significant digits, trailing zeros dropped),
+    /// whose significand must fit in 64 bits, and takes its whole part, which must fit in `Int64`
+    /// (`-2^63` itself does not). `nil` where it would not.
     private func wholePart(of text: UnsafeBufferPointer<UInt8>) -> Int64? {
-        let pointPosition = integerDigits + exponent
-        var magnitude: UInt64 = 0
-        var position = 0
+        var digits: [UInt8] = []
+        var pointPosition = 0
+        var seenPoint = false
         for byte in text {
             if byte | 0x20 == UInt8(ascii: "e") { break }
-            guard byte &- UInt8(ascii: "0") < 10 else { continue }
-            guard position < pointPosition else { break }
-            let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, carry) = shifted.addingReportingOverflow(UInt64(byte &- UInt8(ascii: "0")))
-            if overflow || carry { return nil }
-            magnitude = sum
-            position += 1
+            if byte == UInt8(ascii: ".") {
+                seenPoint = true
+                continue
+            }
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { continue }
+            if digits.isEmpty, digit == 0 {
+                if seenPoint { pointPosition -= 1 }
+                continue
+            }
+            if !seenPoint { pointPosition += 1 }
+            if digits.count < 38 { digits.append(digit) }
         }
-        guard magnitude > 0 else { return nil }
-        while position < pointPosition {
+        while digits.last == 0 { digits.removeLast() }
+        guard !digits.isEmpty else { return nil }
+        var significand: UInt64 = 0
+        for digit in digits {
+            let (shifted, overflow) = significand.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = shifted.addingReportingOverflow(UInt64(digit))
+            if overflow || carry { return nil }
+            significand = sum
+        }
+        var scale = pointPosition + exponent - digits.count
+        var magnitude = significand
+        while scale > 0 {
             let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: 10)
             if overflow { return nil }
             magnitude = shifted
-            position += 1
+            scale -= 1
         }
-        if isNegative {
-            return magnitude <= UInt64(Int64.max) + 1 ? Int64(bitPattern: 0 &- magnitude) : nil
+        while scale < 0, magnitude > 0 {
+            magnitude /= 10
+            scale += 1
         }
-        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+        guard magnitude <= UInt64(Int64.max) else { return nil }
+        return isNegative ? -Int64(magnitude) : Int64(magnitude)
     }
 }

@@ -120,6 +120,14 @@ enum JSONConformanceCorpus {
         .init("y_number_negative_underflow", "[-1e-400]"),
         .init("y_number_whole_double_text", "[1.7537442883351706e+18]"),
         .init("y_number_whole_fraction", "[1.0]"),
+        // Whole doubles from 2^53 up: JSONDecoder reads them again as a Decimal (the fuzzer's first
+        // finding was the first of these, read as an integer where JSONDecoder reads a double).
+        .init("y_number_whole_double_long_fraction", "[1234567890123456789.01234567890]"),
+        .init("y_number_whole_double_short_fraction", "[9007199254740993.5]"),
+        .init("y_number_whole_double_wide_fraction", "[9007199254740993.000000001]"),
+        .init("y_number_whole_double_trailing_zeros", "[9007199254740993000000000000000000000000000000e-30]"),
+        .init("y_number_whole_double_int64_min", "[-9223372036854775808.0]"),
+        .init("y_number_whole_double_near_int64_max", "[9223372036854775295.0]"),
         .init("y_number_exponent_leading_zeros", "[1e007]"),
         .init("y_number_huge_exponent_of_zero", "[0e999999999999]"),
         .init("n_number_leading_zero", "[01]"),
