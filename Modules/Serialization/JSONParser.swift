@@ -7,7 +7,8 @@ internal import FoundationEssentials
 /// thrown error per miss, which made a 1 MiB response cost about half a second. This parser reads
 /// the bytes once, through a pointer (no `Data` indexing per byte), and builds the tree directly.
 ///
-/// It accepts and rejects what `JSONDecoder` accepts and rejects, and produces the value
+/// It accepts and rejects what `JSONDecoder` accepts and rejects (with the two exceptions
+/// ``JSONValue/init(parsing:)`` documents), and produces the value
 /// `JSONDecoder().decode(JSONValue.self, from:)` produces (the conformance tests run both over a
 /// corpus, and the `json-parser` fuzz target compares them on arbitrary bytes):
 ///
@@ -18,7 +19,8 @@ internal import FoundationEssentials
 ///   UTF-8 (no overlong forms, no encoded surrogates).
 /// - Numbers: ``JSONValue``'s rules (an exact ``JSONValue/int(_:)`` where the number is a whole
 ///   number in `Int64`, else ``JSONValue/double(_:)``; beyond a `Double`'s range, `1e400`, an error).
-/// - Objects: of duplicate keys the first wins.
+/// - Objects: of duplicate keys the first wins; the others' values are checked all the same
+///   (`JSONDecoder` skips them, and so accepts malformed strings and numbers there).
 /// - Nesting deeper than ``JSONNestingLimit/maximumDepth`` is refused at the bracket that crosses it
 ///   (with the message the serializer's guard used), so recursion stays bounded whatever the input.
 ///

@@ -14,9 +14,14 @@ extension JSONValue {
     /// a UTF-8 byte-order mark. UTF-16 and UTF-32 text, which `JSONDecoder` recognises by a
     /// byte-order mark or NUL bytes at the start, is handed to `JSONDecoder`. Numbers follow
     /// ``JSONValue``'s rules (`9007199254740993` stays an exact ``int(_:)``), and of duplicate keys
-    /// the first wins. One difference from `JSONDecoder().decode(JSONValue.self, from:)` is
-    /// deliberate: every negative number that is or rounds to zero (`-0e1`, `-1e-400`) is
-    /// `.double(-0.0)`, where `JSONDecoder` keeps the sign of some such texts and not of others.
+    /// the first wins. Two differences from `JSONDecoder().decode(JSONValue.self, from:)` are
+    /// deliberate:
+    ///
+    /// - Every negative number that is or rounds to zero (`-0e1`, `-1e-400`) is `.double(-0.0)`,
+    ///   where `JSONDecoder` keeps the sign of some such texts and not of others.
+    /// - The value of a repeated key, which neither keeps, must still be valid JSON: `JSONDecoder`
+    ///   never decodes it, so it lets through a raw control character, a bad escape, invalid UTF-8
+    ///   or `1e400` there, all of which RFC 8259 forbids and this parser refuses.
     ///
     /// The parser is an explicit exception to the rule that Courier uses the Codable coders:
     /// `JSONDecoder` cannot decode "any value" without trying each kind in turn, which costs a thrown

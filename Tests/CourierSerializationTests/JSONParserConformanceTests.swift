@@ -246,6 +246,15 @@ enum JSONConformanceCorpus {
         #expect(try JSONValue(parsing: text) == JSONDecoder().decode(JSONValue.self, from: text))
     }
 
+    @Test(arguments: [
+        "{\"a\":1,\"a\":\"\u{0}raw\"}", #"{"a":1,"a":"\x"}"#, #"{"a":1,"a":["\ud800"]}"#, #"{"a":1,"a":1e400}"#,
+    ])
+    func refusesMalformedValuesOfRepeatedKeysThatJSONDecoderSkips(text: String) throws {
+        // JSONDecoder keeps the first "a" and never decodes the second value, so it accepts these.
+        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) == ["a": 1])
+        #expect(throws: DecodingError.self) { try JSONValue(parsing: Data(text.utf8)) }
+    }
+
     @Test func decodesEscapesToTheCharactersTheyName() throws {
         let value = try JSONValue(parsing: Data(#"["\"\\\/\b\f\n\r\t", "\u00e9\ud83d\ude00\u0000", "a\u0041b"]"#.utf8))
         #expect(value == ["\"\\/\u{8}\u{C}\n\r\t", "é😀\u{0}", "aAb"])
