@@ -20,8 +20,8 @@ extension JSONValue {
     /// - Every negative number that is or rounds to zero (`-0e1`, `-1e-400`) is `.double(-0.0)`,
     ///   where `JSONDecoder` keeps the sign of some such texts and not of others.
     /// - The value of a repeated key, which neither keeps, must still be valid JSON: `JSONDecoder`
-    ///   never decodes it, so it lets through a raw control character, a bad escape, invalid UTF-8
-    ///   or `1e400` there, all of which RFC 8259 forbids and this parser refuses.
+    ///   never decodes it, so it lets through a raw control character, a bad escape, invalid UTF-8,
+    ///   a malformed number (`2.`) or `1e400` there, all of which this parser refuses.
     ///
     /// The parser is an explicit exception to the rule that Courier uses the Codable coders:
     /// `JSONDecoder` cannot decode "any value" without trying each kind in turn, which costs a thrown

@@ -4,7 +4,7 @@ import FoundationEssentials
 ///
 /// `JSONDecoder` keeps the first of duplicate keys and never decodes the others' values, so a
 /// string in one of them that RFC 8259 forbids (a raw control character, a bad escape, invalid
-/// UTF-8) or a number out of range goes unnoticed. Courier's parser reads every value and refuses
+/// UTF-8) or a malformed or out-of-range number goes unnoticed. Courier's parser reads every value and refuses
 /// such text; the differential target allows exactly that disagreement, at exactly those bytes.
 enum IgnoredDuplicateValues {
     private struct Frame {
@@ -14,14 +14,16 @@ enum IgnoredDuplicateValues {
         var duplicateValueStart: Int?
     }
 
-    /// The byte ranges of the values of every key that repeats an earlier key of its object.
+    /// The byte ranges of the values of every key that repeats an earlier key of its object, each
+    /// with the byte that ends it.
     static func ranges(in bytes: [UInt8]) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var stack: [Frame] = []
         var index = 0
         func closeDuplicateValue(at end: Int) {
             guard let start = stack.last?.duplicateValueStart else { return }
-            ranges.append(start..<end)
+            // The byte that ends the value too: a malformed number (`2.`) is found there.
+            ranges.append(start..<end + 1)
             stack[stack.count - 1].duplicateValueStart = nil
         }
         while index < bytes.count {
