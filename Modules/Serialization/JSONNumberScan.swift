@@ -83,11 +83,14 @@ struct JSONNumberScan {
     }
 
     /// The integer `JSONDecoder` reads from the decimal text of a whole double from 2^53 up: it
-    /// reads the text again as a `Decimal` (at most 38 significant digits, trailing zeros dropped),
-    /// whose significand must fit in 64 bits, and takes its whole part, which must fit in `Int64`
-    /// (`-2^63` itself does not). `nil` where it would not.
+    /// reads the text again as a `Decimal`, whose 128-bit significand takes digits while they fit
+    /// (the rest are dropped, not rounded) and then loses its trailing zeros; that significand must
+    /// fit in 64 bits, and the whole part of the number in `Int64` (`-2^63` itself does not).
+    /// `nil` where it does not.
     private func wholePart(of text: UnsafeBufferPointer<UInt8>) -> Int64? {
-        var digits: [UInt8] = []
+        var decimalSignificand: UInt128 = 0
+        var taken = 0
+        var isFull = false
         var pointPosition = 0
         var seenPoint = false
         for byte in text {
@@ -98,23 +101,27 @@ struct JSONNumberScan {
             }
             let digit = byte &- UInt8(ascii: "0")
             guard digit < 10 else { continue }
-            if digits.isEmpty, digit == 0 {
+            if decimalSignificand == 0, digit == 0 {
                 if seenPoint { pointPosition -= 1 }
                 continue
             }
             if !seenPoint { pointPosition += 1 }
-            if digits.count < 38 { digits.append(digit) }
+            guard !isFull else { continue }
+            let (shifted, overflow) = decimalSignificand.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = shifted.addingReportingOverflow(UInt128(digit))
+            if overflow || carry {
+                isFull = true
+                continue
+            }
+            decimalSignificand = sum
+            taken += 1
         }
-        while digits.last == 0 { digits.removeLast() }
-        guard !digits.isEmpty else { return nil }
-        var significand: UInt64 = 0
-        for digit in digits {
-            let (shifted, overflow) = significand.multipliedReportingOverflow(by: 10)
-            let (sum, carry) = shifted.addingReportingOverflow(UInt64(digit))
-            if overflow || carry { return nil }
-            significand = sum
+        while decimalSignificand != 0, decimalSignificand % 10 == 0 {
+            decimalSignificand /= 10
+            taken -= 1
         }
-        var scale = pointPosition + exponent - digits.count
+        guard decimalSignificand != 0, let significand = UInt64(exactly: decimalSignificand) else { return nil }
+        var scale = pointPosition + exponent - taken
         var magnitude = significand
         while scale > 0 {
             let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: 10)
