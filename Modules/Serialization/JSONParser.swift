@@ -48,7 +48,8 @@ struct JSONParser {
     }
 
     /// Whether `data` looks like UTF-16 or UTF-32 rather than UTF-8: a byte-order mark of either,
-    /// or a NUL among the first four bytes (RFC 4627 §3's detection, which `JSONDecoder` applies).
+    /// or a NUL among the first four bytes (the detection RFC 4627 §3 describes). `JSONDecoder`
+    /// reads such text as UTF-16 or UTF-32; as UTF-8 it could only be invalid.
     static func isWideEncoding(_ data: Data) -> Bool {
         let head = data.prefix(4)
         return head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.contains(0)
