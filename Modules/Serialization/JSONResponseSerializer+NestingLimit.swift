@@ -14,7 +14,12 @@ enum JSONNestingLimit {
 
     /// Why `data` nests too deeply, or `nil` when it does not.
     static func violation(in data: Data) -> String? {
-        let offset: Int? = data.withUnsafeBytes { bytes in
+        violationOffset(in: data).map(reason(atOffset:))
+    }
+
+    /// The offset of the opening bracket that crosses the limit, or `nil` when none does.
+    static func violationOffset(in data: Data) -> Int? {
+        data.withUnsafeBytes { bytes in
             var depth = 0
             var inString = false
             var escaped = false
@@ -43,7 +48,10 @@ enum JSONNestingLimit {
             }
             return nil
         }
-        guard let offset else { return nil }
-        return "Too many nested arrays or objects: more than \(maximumDepth) levels at byte offset \(offset)."
+    }
+
+    /// The explanation for an opening bracket at `offset` that crosses the limit.
+    static func reason(atOffset offset: Int) -> String {
+        "Too many nested arrays or objects: more than \(maximumDepth) levels at byte offset \(offset)."
     }
 }

@@ -1,10 +1,12 @@
 /// Decoding and encoding, so that `JSONDecoder` parses JSON into ``JSONValue`` and `JSONEncoder`
 /// writes it back.
 ///
-/// FoundationEssentials has no `JSONSerialization`, so parsing goes through `JSONDecoder`, which
-/// never says what kind of value comes next: each kind is tried in turn and a type mismatch moves on
-/// to the next. Any other error (a number too large for a `Double`, a string with a lone surrogate
-/// escape) is rethrown, so malformed input is never turned into a different value.
+/// `JSONDecoder` never says what kind of value comes next: each kind is tried in turn and a type
+/// mismatch moves on to the next. Any other error (a number too large for a `Double`, a string with
+/// a lone surrogate escape) is rethrown, so malformed input is never turned into a different value.
+/// That makes it slow for a whole document: ``init(parsing:)`` builds the same value from JSON text
+/// many times faster, and is what ``JSONResponseSerializer`` uses. This conformance remains for a
+/// `JSONValue` inside a `Decodable` model, and for encoding.
 ///
 /// ```swift
 /// let value = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"id": 9007199254740993}"#.utf8))

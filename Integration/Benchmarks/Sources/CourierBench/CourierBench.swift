@@ -8,6 +8,7 @@ struct CourierBench {
     static let groups: [(name: String, run: @Sendable () throws -> Void)] = [
         ("query-encode", QueryEncodeGroup.run),
         ("multipart", MultipartGroup.run),
+        ("json", JSONGroup.run),
         ("transport", TransportGroup.run),
         ("session", SessionGroup.run),
         ("images", ImagesGroup.run),

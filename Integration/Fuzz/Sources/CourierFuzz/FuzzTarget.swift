@@ -38,6 +38,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget(name: "http-cache", coverageFloor: 250, executionFloor: 1_000, run: HTTPCacheInputs.run),
         FuzzTarget(name: "query-round-trip", coverageFloor: 400, executionFloor: 1_000, run: QueryRoundTrip.run),
         FuzzTarget(name: "multipart-round-trip", coverageFloor: 400, executionFloor: 500, run: MultipartRoundTrip.run),
+        FuzzTarget(name: "json-parser", coverageFloor: 700, executionFloor: 1_000, run: JSONParserDifferential.run),
     ]
 
     /// A deliberate heap overflow, for the positive control that AddressSanitizer and the fuzzer
