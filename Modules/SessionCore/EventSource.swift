@@ -173,7 +173,7 @@ public struct EventSource: AsyncSequence, Sendable {
         /// Whether a failure is the network's, after which a browser reconnects.
         private static func isTransient(_ error: SessionError) -> Bool {
             guard case .transport(let category) = error.kind else { return false }
-            return [.timedOut, .cannotConnect, .connectionLost, .nameResolutionFailed].contains(category)
+            return TransportError.Category.transient.contains(category)
         }
 
         private static func failure(_ failure: ServerSentEventParser.Failure, url: URL) -> SessionError {

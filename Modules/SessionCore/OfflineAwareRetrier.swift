@@ -27,9 +27,7 @@ public struct OfflineAwareRetrier: RequestRetrier {
     /// Whether methods that are not idempotent (`POST`, `PATCH`) are retried too.
     public var retriesNonIdempotentRequests = false
     /// The transport failures that can mean the path is down.
-    public var retryableCategories: Set<TransportError.Category> = [
-        .cannotConnect, .connectionLost, .nameResolutionFailed, .timedOut,
-    ]
+    public var retryableCategories: Set<TransportError.Category> = TransportError.Category.transient
 
     /// Creates the retrier.
     ///

@@ -30,9 +30,7 @@ public struct RetryPolicy: RequestInterceptor {
     /// The response statuses that are retried.
     public var retryableStatusCodes: Set<Int> = [408, 500, 502, 503, 504]
     /// The transport failures that are retried.
-    public var retryableCategories: Set<TransportError.Category> = [
-        .timedOut, .cannotConnect, .connectionLost, .nameResolutionFailed,
-    ]
+    public var retryableCategories: Set<TransportError.Category> = TransportError.Category.transient
     /// The longest `Retry-After` honoured; a longer one means no retry.
     public var maximumRetryAfter: Duration = .seconds(60)
     /// Spreads a delay so that many clients do not retry at once; the default keeps half of it and
