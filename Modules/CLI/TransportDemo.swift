@@ -34,6 +34,7 @@ struct TransportDemo {
 
         let reuseTransport = CurlTransport(configuration: configuration)
         failures += await connectionReuse(reuseTransport, url: base.appending(path: "small"))
+        failures += await consumersOnTheLoop(reuseTransport, url: base.appending(path: "small"))
         await reuseTransport.shutdown()
         return failures
     }
@@ -111,6 +112,63 @@ struct TransportDemo {
             hash.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
         return hash.hex
+    }
+
+    /// The same small GETs with their consumers on the cooperative pool, then on the transport's
+    /// loop thread (`CurlTransport.executor`): the process's CPU per request for each, as measured
+    /// here (a debug build and one round: an illustration, the benchmarks have the figures).
+    private func consumersOnTheLoop(_ transport: CurlTransport, url: URL) async -> Int {
+        var failures = 0
+        print("")
+        let requests = 200
+        DemoOutput.line("GET ×\(requests), 8 at a time", url.absoluteString)
+        let fetchAll: @Sendable () async -> Int = {
+            await withTaskGroup(of: Bool.self, returning: Int.self) { group in
+                var started = 0
+                var succeeded = 0
+                while started < 8 {
+                    started += 1
+                    group.addTask { await Self.fetch(url, on: transport) }
+                }
+                while let ok = await group.next() {
+                    if ok { succeeded += 1 }
+                    if started < requests {
+                        started += 1
+                        group.addTask { await Self.fetch(url, on: transport) }
+                    }
+                }
+                return succeeded
+            }
+        }
+        for onLoop in [false, true] {
+            let before = Self.processCPUMicroseconds()
+            let succeeded =
+                onLoop ? await withTaskExecutorPreference(transport.executor, operation: fetchAll) : await fetchAll()
+            let perRequest = (Self.processCPUMicroseconds() - before) / requests
+            let place = onLoop ? "on the loop thread" : "on the pool"
+            DemoOutput.line(place, "\(succeeded)/\(requests) ok, \(perRequest) µs of CPU per request")
+            failures += check(succeeded == requests, "every request with its consumer \(place) succeeded")
+        }
+        return failures
+    }
+
+    /// One GET read to its end; whether it answered 200.
+    private static func fetch(_ url: URL, on transport: CurlTransport) async -> Bool {
+        var status = 0
+        for await event in transport.startTransfer(HTTPRequest(url: url)).events {
+            if case .response(let head) = event { status = head.status.code }
+            if case .failed = event { return false }
+        }
+        return status == 200
+    }
+
+    /// User and system CPU of the whole process so far, every thread included.
+    private static func processCPUMicroseconds() -> Int {
+        var usage = rusage()
+        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }
+        let user = Int(usage.ru_utime.tv_sec) * 1_000_000 + Int(usage.ru_utime.tv_usec)
+        let system = Int(usage.ru_stime.tv_sec) * 1_000_000 + Int(usage.ru_stime.tv_usec)
+        return user + system
     }
 
     /// Two small GETs on one transport: the second rides the first one's connection.
