@@ -166,6 +166,26 @@ final class SharedFlag: Sendable {
         #expect(await task.value == [.shutDown, .shutDown])
     }
 
+    /// What a task on the loop awaits from the loop itself (a cookie operation, the shutdown) is
+    /// answered in a later pass: neither waits on the thread it runs on.
+    @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))
+    func awaitsTheLoopsOwnAnswersFromTheLoop() async throws {
+        let url = try #require(CurlTestServers.http).adding("/small")
+        let transport = CurlTestServers.transport()
+        let log = ThreadLog()
+        let (status, cookieCount) = try await withTaskExecutorPreference(transport.executor) {
+            let status = await Self.fetch(url, on: transport, log: log).status
+            try await transport.cookies.set("Set-Cookie: courier-loop=1; domain=127.0.0.1; path=/")
+            let cookieCount = try await transport.cookies.all().count
+            log.note()
+            await transport.shutdown()
+            return (status, cookieCount)
+        }
+        #expect(status == 200)
+        #expect(cookieCount == 1)
+        #expect(log.seen.count == 1)
+    }
+
     /// A transport that could not start offers the global executor: preferring it changes nothing.
     @Test func anUnstartableTransportOffersTheGlobalExecutor() async throws {
         var configuration = CurlTransport.Configuration()
