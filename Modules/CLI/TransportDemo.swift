@@ -115,8 +115,9 @@ struct TransportDemo {
     }
 
     /// The same small GETs with their consumers on the cooperative pool, then on the transport's
-    /// loop thread (`CurlTransport.executor`): the process's CPU per request for each, as measured
-    /// here (a debug build and one round: an illustration, the benchmarks have the figures).
+    /// loop thread (`CurlTransport.executor`): the process's context switches and CPU per request
+    /// for each, as measured here (one round of a debug build: an illustration; the benchmarks have
+    /// the figures).
     private func consumersOnTheLoop(_ transport: CurlTransport, url: URL) async -> Int {
         var failures = 0
         print("")
@@ -141,12 +142,18 @@ struct TransportDemo {
             }
         }
         for onLoop in [false, true] {
-            let before = Self.processCPUMicroseconds()
+            let before = Self.processUsage()
             let succeeded =
                 onLoop ? await withTaskExecutorPreference(transport.executor, operation: fetchAll) : await fetchAll()
-            let perRequest = (Self.processCPUMicroseconds() - before) / requests
+            let after = Self.processUsage()
+            let switchTenths = (after.contextSwitches - before.contextSwitches) * 10 / requests
+            let cpu = (after.cpuMicroseconds - before.cpuMicroseconds) / requests
             let place = onLoop ? "on the loop thread" : "on the pool"
-            DemoOutput.line(place, "\(succeeded)/\(requests) ok, \(perRequest) µs of CPU per request")
+            DemoOutput.line(
+                place,
+                "\(succeeded)/\(requests) ok, \(switchTenths / 10).\(switchTenths % 10) context switches and "
+                    + "\(cpu) µs of CPU per request"
+            )
             failures += check(succeeded == requests, "every request with its consumer \(place) succeeded")
         }
         return failures
@@ -162,13 +169,14 @@ struct TransportDemo {
         return status == 200
     }
 
-    /// User and system CPU of the whole process so far, every thread included.
-    private static func processCPUMicroseconds() -> Int {
+    /// The whole process's CPU (user and system) and context switches (voluntary and not) so far,
+    /// every thread included: a thread hop shows as a switch.
+    private static func processUsage() -> (cpuMicroseconds: Int, contextSwitches: Int) {
         var usage = rusage()
-        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }
+        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return (0, 0) }
         let user = Int(usage.ru_utime.tv_sec) * 1_000_000 + Int(usage.ru_utime.tv_usec)
         let system = Int(usage.ru_stime.tv_sec) * 1_000_000 + Int(usage.ru_stime.tv_usec)
-        return user + system
+        return (user + system, Int(usage.ru_nvcsw) + Int(usage.ru_nivcsw))
     }
 
     /// Two small GETs on one transport: the second rides the first one's connection.
