@@ -135,6 +135,14 @@ func runHelperProcess(
             if let pipe {
                 let bytes = input ?? Data()
                 Thread.detachNewThread {
+                    // A child that exits without reading its input (a command that ignores stdin)
+                    // closes the pipe: the write must fail with EPIPE, not raise SIGPIPE, whose
+                    // default action ends the whole test process. SIGPIPE goes to the writing
+                    // thread, so blocking it on this thread alone is enough.
+                    var pipeSignal = sigset_t()
+                    sigemptyset(&pipeSignal)
+                    sigaddset(&pipeSignal, SIGPIPE)
+                    pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
                     try? pipe.fileHandleForWriting.write(contentsOf: bytes)
                     try? pipe.fileHandleForWriting.close()
                 }
