@@ -118,24 +118,9 @@ struct JSONParser {
             return .array([])
         }
         let base = elementStack.count
-        while true {
+        repeat {
             elementStack.append(try parseValue())
-            skipWhitespace()
-            guard index < end else { throw failure(.unexpectedEnd) }
-            let byte = bytes[index]
-            index += 1
-            if byte == UInt8(ascii: "]") { break }
-            guard byte == UInt8(ascii: ",") else {
-                index -= 1
-                throw failure(.unexpectedByte(byte))
-            }
-            // JSONDecoder's leniency: a comma may trail the last element.
-            skipWhitespace()
-            if index < end, bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                break
-            }
-        }
+        } while try !containerEnds(with: UInt8(ascii: "]"))
         depth -= 1
         let elements = Array(elementStack[base...])
         elementStack.removeLast(elementStack.count - base)
@@ -160,20 +145,7 @@ struct JSONParser {
             guard bytes[index] == UInt8(ascii: ":") else { throw failure(.unexpectedByte(bytes[index])) }
             index += 1
             memberStack.append((key, try parseValue()))
-            skipWhitespace()
-            guard index < end else { throw failure(.unexpectedEnd) }
-            let byte = bytes[index]
-            index += 1
-            if byte == UInt8(ascii: "}") { break }
-            guard byte == UInt8(ascii: ",") else {
-                index -= 1
-                throw failure(.unexpectedByte(byte))
-            }
-            skipWhitespace()
-            if index < end, bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                break
-            }
+            if try containerEnds(with: UInt8(ascii: "}")) { break }
         }
         depth -= 1
         var members = [String: JSONValue](minimumCapacity: memberStack.count - base)
@@ -183,6 +155,27 @@ struct JSONParser {
         }
         memberStack.removeLast(memberStack.count - base)
         return .object(members)
+    }
+
+    /// After an element or a member: consumes the `,` or the `closing` bracket that follows, and
+    /// says whether the container ended. A comma right before the closing bracket ends it too
+    /// (`JSONDecoder`'s leniency).
+    private mutating func containerEnds(with closing: UInt8) throws(JSONParsingError) -> Bool {
+        skipWhitespace()
+        guard index < end else { throw failure(.unexpectedEnd) }
+        let byte = bytes[index]
+        if byte == closing {
+            index += 1
+            return true
+        }
+        guard byte == UInt8(ascii: ",") else { throw failure(.unexpectedByte(byte)) }
+        index += 1
+        skipWhitespace()
+        if index < end, bytes[index] == closing {
+            index += 1
+            return true
+        }
+        return false
     }
 
     /// Touches a dictionary slot so that `subscript(_:default:)` inserts its default only when the
