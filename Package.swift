@@ -19,8 +19,10 @@ let package = Package(
         .library(name: "CourierSecurityOpenSSL", targets: ["CourierSecurityOpenSSL"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierSessionCore", targets: ["CourierSessionCore"]),
+        .library(name: "CourierSessionEngine", targets: ["CourierSessionEngine"]),
         .library(name: "CourierDiagnostics", targets: ["CourierDiagnostics"]),
         .library(name: "CourierReachability", targets: ["CourierReachability"]),
+        .library(name: "CourierReachabilityNetlink", targets: ["CourierReachabilityNetlink"]),
         .library(name: "CourierDiskCache", targets: ["CourierDiskCache"]),
         .library(name: "CourierImageCache", targets: ["CourierImageCache"]),
         .library(name: "CourierImageDecoding", targets: ["CourierImageDecoding"]),
@@ -47,6 +49,7 @@ let package = Package(
         // that CourierTesting stays on FoundationEssentials.
         module("CourierTestingExpectations", folder: "TestingExpectations", ["CourierTesting"]),
         module("CourierSecurity", folder: "Security"),
+        // The session layer's interface: the session protocol, plug-in protocols, values, pure rules.
         module(
             "CourierSessionCore",
             folder: "SessionCore",
@@ -57,9 +60,8 @@ let package = Package(
 
         // MARK: XML: FoundationXML links libxml2 and full Foundation, so it stays out of CourierSerialization.
         module("CourierSerializationXML", folder: "SerializationXML", ["CourierHTTP", "CourierSerialization"]),
-        // Reachability on rtnetlink: the kernel headers only, no C library linked.
-        .systemLibrary(name: "CCourierNetlink", path: "Modules/CCourierNetlink"),
-        module("CourierReachability", folder: "Reachability", ["CCourierNetlink", "CourierDiagnostics"]),
+        // Reachability's interface: the monitor protocol, AFNetworking's statuses, path values.
+        module("CourierReachability", folder: "Reachability"),
         module("CourierDiskCache", folder: "DiskCache"),
         module("CourierImageCache", folder: "ImageCache", ["CourierHTTP", "CourierDiskCache"]),
         // The HTTP cache (RFC 9111) behind the session's cache seam, on the shared disk byte store.
@@ -67,6 +69,24 @@ let package = Package(
             "CourierHTTPCache",
             folder: "HTTPCache",
             ["CourierHTTP", "CourierTransport", "CourierSessionCore", "CourierDiskCache", "CourierDiagnostics"]
+        ),
+
+        // MARK: Engines: leaves that only the composition root, the CLI, apps and tests name.
+        // The session engine: session managers, tasks, the task runner, downloads, streamed responses.
+        module(
+            "CourierSessionEngine",
+            folder: "SessionEngine",
+            [
+                "CourierSessionCore", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability",
+                "CourierSecurity",
+            ]
+        ),
+        // The reachability monitor on rtnetlink: the kernel headers only, no C library linked.
+        .systemLibrary(name: "CCourierNetlink", path: "Modules/CCourierNetlink"),
+        module(
+            "CourierReachabilityNetlink",
+            folder: "ReachabilityNetlink",
+            ["CourierReachability", "CCourierNetlink", "CourierDiagnostics"]
         ),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
@@ -137,8 +157,8 @@ let package = Package(
             "Courier",
             folder: "Courier",
             [
-                "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierSessionCore", "CourierSecurity",
-                "CourierSecurityOpenSSL", "CourierCurl", "CourierHTTPCache",
+                "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierSessionCore", "CourierSessionEngine",
+                "CourierSecurity", "CourierSecurityOpenSSL", "CourierCurl", "CourierHTTPCache", "CourierReachability",
             ]
         ),
 
@@ -147,8 +167,9 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "Courier", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
-                "CourierSecurityOpenSSL", "CourierSessionCore", "CourierReachability", "CourierImageCache",
-                "CourierImageDecoding", "CourierImageDownloader", "CourierHTTPCache",
+                "CourierSecurityOpenSSL", "CourierSessionCore", "CourierSessionEngine", "CourierReachability",
+                "CourierReachabilityNetlink", "CourierImageCache", "CourierImageDecoding", "CourierImageDownloader",
+                "CourierHTTPCache",
             ],
             path: "Modules/CLI"
         ),
@@ -172,7 +193,7 @@ let package = Package(
             name: "CourierTestingTests",
             dependencies: [
                 "CourierHTTP", "CourierTransport", "CourierTesting", "CourierTestingExpectations", "CourierSecurity",
-                "CourierSessionCore", "CourierSerialization", "CourierImageCache",
+                "CourierSessionCore", "CourierSessionEngine", "CourierSerialization", "CourierImageCache",
             ]
         ),
         .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity"]),
@@ -192,12 +213,25 @@ let package = Package(
             name: "CourierSessionCoreTests",
             dependencies: [
                 "CourierSessionCore", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierTesting",
-                "CourierSecurity", "CourierTestSupport",
+                "CourierTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "CourierSessionEngineTests",
+            dependencies: [
+                "CourierSessionEngine", "CourierSessionCore", "CourierHTTP", "CourierSerialization", "CourierTransport",
+                "CourierTesting", "CourierSecurity", "CourierReachability", "CourierTestSupport",
             ]
         ),
         .testTarget(
             name: "CourierReachabilityTests",
             dependencies: ["CourierReachability", "CourierTesting", "CourierTestSupport"]
+        ),
+        .testTarget(
+            name: "CourierReachabilityNetlinkTests",
+            dependencies: [
+                "CourierReachabilityNetlink", "CourierReachability", "CourierDiagnostics", "CourierTestSupport",
+            ]
         ),
 
         .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTesting", "CourierTestSupport"]),
@@ -206,8 +240,8 @@ let package = Package(
         .testTarget(
             name: "CourierRequestCompressionTests",
             dependencies: [
-                "CourierRequestCompression", "CourierSessionCore", "CourierHTTP", "CourierTesting", "CCourierZlib",
-                "CourierTestSupport",
+                "CourierRequestCompression", "CourierSessionCore", "CourierSessionEngine", "CourierHTTP",
+                "CourierTesting", "CCourierZlib", "CourierTestSupport",
             ]
         ),
         .testTarget(
@@ -226,14 +260,15 @@ let package = Package(
             name: "CourierImageDownloaderTests",
             dependencies: [
                 "CourierImageDownloader", "CourierImageCache", "CourierImageDecoding", "CourierHTTP",
-                "CourierSessionCore", "CourierTransport", "CourierTesting",
+                "CourierSessionCore", "CourierSessionEngine", "CourierTransport", "CourierTesting",
             ]
         ),
         .testTarget(
             name: "CourierHTTPCacheTests",
             dependencies: [
-                "CourierHTTPCache", "CourierSessionCore", "CourierHTTP", "CourierTransport", "CourierTesting",
-                "CourierDiskCache", "CourierTestSupport", "CourierSerialization", "CourierDiagnostics",
+                "CourierHTTPCache", "CourierSessionCore", "CourierSessionEngine", "CourierHTTP", "CourierTransport",
+                "CourierTesting", "CourierDiskCache", "CourierTestSupport", "CourierSerialization",
+                "CourierDiagnostics",
             ]
         ),
 
@@ -242,7 +277,7 @@ let package = Package(
         // inside network namespaces of their own (`ip netns exec`), where /sys is the namespace's.
         .executableTarget(
             name: "CourierReachabilityWatch",
-            dependencies: ["CourierReachability", "CourierDiagnostics"],
+            dependencies: ["CourierReachability", "CourierReachabilityNetlink", "CourierDiagnostics"],
             path: "Integration/ReachabilityWatch"
         ),
         // A child process for the disk cache's cross-process and environment tests.
@@ -254,7 +289,9 @@ let package = Package(
         // A child process for the resumable-download tests: cancelled, killed and resumed across processes.
         .executableTarget(
             name: "CourierDownloadHelper",
-            dependencies: ["CourierCurl", "CourierHTTP", "CourierSessionCore", "CourierTransport"],
+            dependencies: [
+                "CourierCurl", "CourierHTTP", "CourierSessionCore", "CourierSessionEngine", "CourierTransport",
+            ],
             path: "Integration/DownloadHelper"
         ),
         // The allocation-budget test's child process: it replaces malloc to count every allocation.
@@ -270,7 +307,8 @@ let package = Package(
             name: "CourierIntegrationTests",
             dependencies: [
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
-                "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierTestSupport",
+                "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierSessionEngine",
+                "CourierReachability", "CourierReachabilityNetlink", "CourierTestSupport",
                 "CourierRequestCompression", "Courier", "CourierImageDownloader", "CourierImageDecoding",
                 "CourierImageCache", "CourierHTTPCache",
             ],

@@ -18,7 +18,10 @@ let package = Package(
         // The app's API client: the session layer only, no transport backend.
         .target(
             name: "ProfileApp",
-            dependencies: [.product(name: "CourierSessionCore", package: rootIdentity)],
+            dependencies: [
+                .product(name: "CourierSessionCore", package: rootIdentity),
+                .product(name: "CourierSessionEngine", package: rootIdentity),
+            ],
             path: "Sources/ProfileApp"
         ),
         // Its tests: the real session pipeline over MockTransport.

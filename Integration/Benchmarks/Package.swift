@@ -19,6 +19,7 @@ let package = Package(
                 .product(name: "CourierTransport", package: rootIdentity),
                 .product(name: "CourierCurl", package: rootIdentity),
                 .product(name: "CourierSessionCore", package: rootIdentity),
+                .product(name: "CourierSessionEngine", package: rootIdentity),
                 .product(name: "CourierImageCache", package: rootIdentity),
                 .product(name: "CourierImageDecoding", package: rootIdentity),
                 .product(name: "CourierHTTPCache", package: rootIdentity),

@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "CourierCurl", package: rootIdentity),
                 .product(name: "CourierSessionCore", package: rootIdentity),
                 .product(name: "CourierReachability", package: rootIdentity),
+                .product(name: "CourierReachabilityNetlink", package: rootIdentity),
                 .product(name: "CourierImageDecoding", package: rootIdentity),
                 .product(name: "CourierHTTPCache", package: rootIdentity),
             ],

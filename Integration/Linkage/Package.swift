@@ -22,7 +22,7 @@ let probedProducts = [
     "CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTransport", "CourierTesting",
     "CourierTestingExpectations",
     "CourierSecurity", "CourierSecurityOpenSSL", "CourierCurl", "CourierDiagnostics", "CourierSessionCore",
-    "CourierReachability",
+    "CourierSessionEngine", "CourierReachability", "CourierReachabilityNetlink",
     "CourierDiskCache", "CourierImageCache", "CourierImageDecoding", "CourierImageDownloader",
     "CourierRequestCompression",
     "Courier",
@@ -50,6 +50,7 @@ let examples: [Target] = [
         dependencies: [
             courier("CourierCurl"), courier("CourierHTTP"), courier("CourierSecurity"),
             courier("CourierSecurityOpenSSL"), courier("CourierSerialization"), courier("CourierSessionCore"),
+            courier("CourierSessionEngine"),
         ],
         path: "Examples/CustomStack"
     ),

@@ -14,6 +14,7 @@
 // and each diagnostic on standard error. Exits when standard input closes.
 import CourierDiagnostics
 import CourierReachability
+import CourierReachabilityNetlink
 import Dispatch
 import Glibc
 

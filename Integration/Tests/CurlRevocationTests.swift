@@ -3,6 +3,7 @@ import CourierHTTP
 import CourierSecurity
 import CourierSecurityOpenSSL
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTransport
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import CourierCurl
 import CourierHTTP
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTestSupport
 import CourierTransport
 import Foundation

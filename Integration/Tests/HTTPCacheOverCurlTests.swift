@@ -3,6 +3,7 @@ import CourierHTTP
 import CourierHTTPCache
 import CourierSerialization
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTransport
 import Foundation
 import Testing

@@ -3,6 +3,7 @@ import CourierHTTP
 import CourierImageCache
 import CourierImageDownloader
 import CourierSessionCore
+import CourierSessionEngine
 import Foundation
 import Synchronization
 import Testing
@@ -17,7 +18,7 @@ final class TransferLog: EventMonitor {
 
     private let state = Mutex(State())
 
-    func session(_ session: SessionManager, didReceive event: SessionEvent) {
+    func session(_ session: any HTTPSession, didReceive event: SessionEvent) {
         guard event.kind == .requestStarted || event.kind == .taskCompleted else { return }
         let url = event.request?.url.absoluteString ?? ""
         let ready = state.withLock { state in

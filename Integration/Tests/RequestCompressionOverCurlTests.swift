@@ -2,6 +2,7 @@ import CourierCurl
 import CourierHTTP
 import CourierRequestCompression
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTestSupport
 import CourierTransport
 import Foundation

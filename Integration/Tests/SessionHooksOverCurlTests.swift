@@ -4,6 +4,7 @@ import CourierSecurity
 import CourierSecurityOpenSSL
 import CourierSerialization
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTransport
 import Foundation
 import Synchronization
@@ -18,7 +19,7 @@ import Testing
     /// Keeps every event, in order.
     final class Recorder: EventMonitor {
         let events = Mutex<[SessionEvent]>([])
-        func session(_ session: SessionManager, didReceive event: SessionEvent) {
+        func session(_ session: any HTTPSession, didReceive event: SessionEvent) {
             events.withLock { $0.append(event) }
         }
         var all: [SessionEvent] { events.withLock { $0 } }

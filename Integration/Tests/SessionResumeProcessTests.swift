@@ -1,4 +1,5 @@
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 internal import CourierReachability
+internal import CourierReachabilityNetlink
 internal import FoundationEssentials
 
 /// The monitor `--wait-for-network` hands the offline-aware retrier: it forwards a netlink

@@ -3,6 +3,7 @@ internal import CourierHTTP
 internal import CourierHTTPCache
 internal import CourierSerialization
 internal import CourierSessionCore
+internal import CourierSessionEngine
 internal import CourierTransport
 internal import FoundationEssentials
 

@@ -1,6 +1,7 @@
 internal import Courier
 internal import CourierHTTP
 internal import CourierSessionCore
+internal import CourierSessionEngine
 internal import FoundationEssentials
 
 /// `courier --stream URL`: the response's Server-Sent Events, printed as they arrive in the

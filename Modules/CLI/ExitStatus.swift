@@ -1,4 +1,5 @@
 internal import CourierSessionCore
+internal import CourierSessionEngine
 internal import CourierTransport
 internal import FoundationEssentials
 

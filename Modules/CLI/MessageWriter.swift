@@ -1,5 +1,6 @@
 internal import CourierHTTP
 internal import CourierSessionCore
+internal import CourierSessionEngine
 internal import CourierTransport
 internal import FoundationEssentials
 

@@ -1,4 +1,5 @@
 internal import CourierReachability
+internal import CourierReachabilityNetlink
 internal import FoundationEssentials
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ internal import CourierCurl
 internal import CourierHTTP
 internal import CourierSerialization
 internal import CourierSessionCore
+internal import CourierSessionEngine
 internal import FoundationEssentials
 
 #if canImport(Glibc)

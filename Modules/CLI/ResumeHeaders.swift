@@ -1,5 +1,6 @@
 internal import CourierHTTP
 internal import CourierSessionCore
+internal import CourierSessionEngine
 internal import FoundationEssentials
 
 /// Puts the command line's headers back on a resumed download.

@@ -2,6 +2,7 @@ internal import CourierCurl
 internal import CourierHTTP
 internal import CourierSerialization
 internal import CourierSessionCore
+internal import CourierSessionEngine
 internal import CourierTransport
 internal import FoundationEssentials
 internal import Synchronization

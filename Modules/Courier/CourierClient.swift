@@ -1,6 +1,7 @@
 public import CourierSecurity
 internal import CourierSecurityOpenSSL
 public import CourierSessionCore
+public import CourierSessionEngine
 public import CourierTransport
 public import FoundationEssentials
 internal import Synchronization

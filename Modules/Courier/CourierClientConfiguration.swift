@@ -2,6 +2,7 @@ public import CourierCurl
 public import CourierSecurity
 public import CourierSerialization
 public import CourierSessionCore
+public import CourierSessionEngine
 public import CourierTransport
 
 extension CourierClient {

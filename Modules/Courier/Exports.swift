@@ -7,4 +7,5 @@
 @_exported public import CourierSecurity
 @_exported public import CourierSerialization
 @_exported public import CourierSessionCore
+@_exported public import CourierSessionEngine
 @_exported public import CourierTransport

@@ -84,7 +84,7 @@ public final class ImageDownloader: Sendable {
     /// A downloader whose fetcher is a ``SessionImageFetcher`` on `session`.
     ///
     /// ```swift
-    /// let downloader = ImageDownloader(session: SessionManager(transport: CurlTransport()))
+    /// let downloader = ImageDownloader(session: CourierClient().session)
     /// ```
     /// - Parameters:
     ///   - session: The session the transfers go through.
@@ -93,7 +93,7 @@ public final class ImageDownloader: Sendable {
     ///   - maximumActiveDownloads: Downloads at once.
     ///   - callbackQueue: Where callbacks run.
     public convenience init(
-        session: SessionManager,
+        session: any HTTPSession,
         imageCache: (any ImageRequestCaching<PixelImage>)? = AutoPurgingImageCache<PixelImage>(),
         prioritization: ImageDownloadPrioritization = .fifo,
         maximumActiveDownloads: Int = 4,

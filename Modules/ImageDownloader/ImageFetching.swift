@@ -61,13 +61,3 @@ public struct ImageFetchResult: Sendable {
         self.outcome = outcome
     }
 }
-
-extension SessionTask: ImageFetch {
-    /// Resumes the task.
-    ///
-    /// ```swift
-    /// let fetch: any ImageFetch = session.dataTask(with: request) { _ in }
-    /// fetch.start()
-    /// ```
-    public func start() { resume() }
-}

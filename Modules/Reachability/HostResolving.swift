@@ -1,6 +1,6 @@
 /// Turns a host name into addresses for a host monitor.
 ///
-/// ``SystemHostResolver`` asks the system's resolver (`getaddrinfo`) on a thread of its own. Inject
+/// `SystemHostResolver` asks the system's resolver (`getaddrinfo`) on a thread of its own. Inject
 /// another to answer from a table in tests, or to use a resolver of your app's.
 ///
 /// ```swift
@@ -13,7 +13,7 @@
 ///
 /// - Important: `resolve` is awaited from the monitor's tasks on the cooperative pool, so it must
 ///   never block its thread: a blocking lookup belongs on a thread of its own, as
-///   ``SystemHostResolver`` does.
+///   `SystemHostResolver` does.
 public protocol HostResolving: Sendable {
     /// Resolves `host`.
     ///

@@ -46,7 +46,7 @@ public struct InterfaceClassification: Sendable, Hashable {
 
 /// Decides what kind of interface a path leaves through.
 ///
-/// ``SysfsInterfaceClassifier`` reads `/sys/class/net`; inject another to mark interfaces yourself,
+/// `SysfsInterfaceClassifier` reads `/sys/class/net`; inject another to mark interfaces yourself,
 /// for instance a test's veth named `wwan0` as cellular:
 ///
 /// ```swift

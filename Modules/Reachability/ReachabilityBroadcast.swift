@@ -4,7 +4,7 @@ internal import Synchronization
 /// The delivery side of a ``ReachabilityMonitoring`` conformer: status, path, handler and sequences,
 /// updated in order on one queue.
 ///
-/// ``NetlinkReachabilityMonitor`` and `CourierTesting`'s `ManualReachabilityMonitor` both deliver
+/// `NetlinkReachabilityMonitor` and `CourierTesting`'s `ManualReachabilityMonitor` both deliver
 /// through it, so a double behaves as the real monitor does. Each ``deliver(_:)`` runs on the queue in
 /// the order of the calls: ``status`` and ``path`` change, then the handler runs, then every sequence
 /// from ``paths()`` receives the path.

@@ -12,8 +12,8 @@
 /// The first reachable address in the lookups' order gives the path; its interface's kind gives the
 /// status: cellular is AFNetworking's WWAN, any other kind its WiFi (AFNetworking's "WiFi" means
 /// "not WWAN"). No lookup, or no reachable one, is ``ReachabilityStatus/notReachable``.
-enum ReachabilityEvaluator {
-    static func path(for facts: ReachabilityFacts) -> NetworkPath {
+package enum ReachabilityEvaluator {
+    package static func path(for facts: ReachabilityFacts) -> NetworkPath {
         var chosen: (route: RouteFacts, link: LinkFacts)?
         var supportsIPv4 = false
         var supportsIPv6 = false

@@ -1,6 +1,6 @@
 /// A source of reachability for one destination: the seam the session layer and apps depend on.
 ///
-/// ``NetlinkReachabilityMonitor`` implements it on Linux; `ManualReachabilityMonitor` in
+/// `NetlinkReachabilityMonitor` implements it on Linux; `ManualReachabilityMonitor` in
 /// `CourierTesting` is a double that a test drives by hand.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 public import CourierHTTP
+package import CourierSerialization
 public import CourierTransport
 public import FoundationEssentials
 
@@ -12,8 +13,7 @@ public import FoundationEssentials
 /// ```
 public struct DataResponse<Value: Sendable>: Sendable {
     /// The last request sent (adapted, after redirects), or the original one if none was sent;
-    /// `nil` when no request could be built (an ``HTTPSessionManager`` call whose parameters could
-    /// not be serialized).
+    /// `nil` when no request could be built (a call whose parameters could not be serialized).
     public let request: HTTPRequest?
     /// The final response head, when one arrived.
     public let response: HTTPResponse?
@@ -35,7 +35,48 @@ public struct DataResponse<Value: Sendable>: Sendable {
     /// ```swift
     /// if response.cacheDisposition == .revalidated { print("304: the body is the cached one") }
     /// ```
-    public internal(set) var cacheDisposition: CacheDisposition? = nil
+    public package(set) var cacheDisposition: CacheDisposition? = nil
+
+    /// Creates a response: a session makes them, and so do doubles of one (`MockSession`) and the
+    /// tests of code that receives them.
+    ///
+    /// ```swift
+    /// let response = DataResponse<Data>(
+    ///     request: request, response: nil, data: nil, value: nil,
+    ///     error: SessionError(kind: .cancelled, message: "cancelled", failingURL: request.url)
+    /// )
+    /// ```
+    /// - Parameters:
+    ///   - request: The last request sent, or `nil` when none could be built.
+    ///   - response: The final response head.
+    ///   - data: The final response's body.
+    ///   - value: The serialized value.
+    ///   - error: The error.
+    ///   - metrics: The metrics of each transfer.
+    ///   - redirects: The redirect responses followed.
+    ///   - retryCount: How many times the request was retried.
+    ///   - cacheDisposition: Where the response came from, in a session with a cache.
+    public init(
+        request: HTTPRequest?,
+        response: HTTPResponse?,
+        data: Data?,
+        value: Value?,
+        error: SessionError?,
+        metrics: [TransferMetrics] = [],
+        redirects: [HTTPResponse] = [],
+        retryCount: Int = 0,
+        cacheDisposition: CacheDisposition? = nil
+    ) {
+        self.request = request
+        self.response = response
+        self.data = data
+        self.value = value
+        self.error = error
+        self.metrics = metrics
+        self.redirects = redirects
+        self.retryCount = retryCount
+        self.cacheDisposition = cacheDisposition
+    }
 
     /// The value, or the error thrown; `nil` when there is neither (an empty JSON body).
     ///
@@ -46,5 +87,23 @@ public struct DataResponse<Value: Sendable>: Sendable {
     public func get() throws(SessionError) -> Value? {
         if let error { throw error }
         return value
+    }
+}
+
+extension DataResponse {
+    /// The outcome of a call whose request could not be built: no task, no response.
+    package static func serializationFailure(_ error: SerializationError) -> DataResponse {
+        DataResponse(
+            request: nil,
+            response: nil,
+            data: nil,
+            value: nil,
+            error: SessionError(
+                kind: .serialization,
+                message: error.description,
+                failingURL: error.failingURL,
+                underlying: error
+            )
+        )
     }
 }

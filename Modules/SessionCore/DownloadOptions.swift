@@ -6,7 +6,7 @@
 /// ``persistsResumeRecord``, the session writes a resume record (``ResumeData``'s encoding) to
 /// ``resumeRecordPath(forPartialFile:)`` as soon as a response head names the version being fetched
 /// (a strong `ETag` or a `Last-Modified` date), keeps it in step through restarts, and removes it when
-/// the download completes. After a crash, ``ResumeData/recover(fromRecordAt:)`` reads it back.
+/// the download completes. After a crash, `ResumeData.recover(fromRecordAt:)` (module `CourierSessionEngine`) reads it back.
 ///
 /// The record is written with a temporary file and a rename, so a crash never leaves half of one; it
 /// is not flushed to the disk (`fsync`), so it survives the process being killed but not

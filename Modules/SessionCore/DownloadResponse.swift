@@ -54,4 +54,33 @@ public struct DownloadResponse: Sendable {
     public let error: SessionError?
     /// The metrics of each transfer: one per attempt and per redirect hop.
     public let metrics: [TransferMetrics]
+
+    /// Creates a download response: a session makes them, and so do doubles of one (`MockSession`)
+    /// and the tests of code that receives them.
+    ///
+    /// ```swift
+    /// let saved = DownloadResponse(request: request, response: head, filePath: "/var/tmp/a.iso")
+    /// ```
+    /// - Parameters:
+    ///   - request: The last request sent.
+    ///   - response: The final response head.
+    ///   - filePath: Where the file is now.
+    ///   - resumeData: What a later download needs to go on.
+    ///   - error: The error.
+    ///   - metrics: The metrics of each transfer.
+    public init(
+        request: HTTPRequest,
+        response: HTTPResponse?,
+        filePath: String?,
+        resumeData: ResumeData? = nil,
+        error: SessionError? = nil,
+        metrics: [TransferMetrics] = []
+    ) {
+        self.request = request
+        self.response = response
+        self.filePath = filePath
+        self.resumeData = resumeData
+        self.error = error
+        self.metrics = metrics
+    }
 }

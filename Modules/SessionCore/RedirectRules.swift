@@ -1,5 +1,5 @@
-internal import CourierHTTP
-internal import FoundationEssentials
+package import CourierHTTP
+package import FoundationEssentials
 
 /// The next request of a redirect chain (RFC 9110 §15.4), before any handler sees it.
 ///
@@ -9,12 +9,12 @@ internal import FoundationEssentials
 ///   typed error rather than an empty body.
 /// - Leaving the origin (scheme, host or port) drops `Authorization`, `Cookie` and
 ///   `Proxy-Authorization` and the request's credential: a credential belongs to its origin.
-enum RedirectRules {
-    static let originBoundFields = ["Authorization", "Cookie", "Proxy-Authorization"]
-    static let bodyFields = ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"]
+package enum RedirectRules {
+    package static let originBoundFields = ["Authorization", "Cookie", "Proxy-Authorization"]
+    package static let bodyFields = ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"]
 
     /// The proposed next request, or why there is none.
-    static func proposal(
+    package static func proposal(
         from request: HTTPRequest,
         response: HTTPResponse,
         location: URL,
@@ -45,7 +45,7 @@ enum RedirectRules {
     }
 
     /// Why a redirect from `source` to `target` may not be followed, if it may not.
-    static func schemeFailure(from source: URL, to target: URL, allowsInsecureRedirects: Bool)
+    package static func schemeFailure(from source: URL, to target: URL, allowsInsecureRedirects: Bool)
         -> SessionError.RedirectFailure?
     {
         let scheme = target.scheme?.lowercased() ?? ""
@@ -57,7 +57,7 @@ enum RedirectRules {
     }
 
     /// Whether two URLs share scheme, host and port (RFC 6454 §4), default ports included.
-    static func sameOrigin(_ first: URL, _ second: URL) -> Bool {
+    package static func sameOrigin(_ first: URL, _ second: URL) -> Bool {
         func origin(_ url: URL) -> (String, String, Int) {
             let scheme = url.scheme?.lowercased() ?? ""
             return (scheme, url.host?.lowercased() ?? "", url.port ?? (scheme == "https" ? 443 : 80))

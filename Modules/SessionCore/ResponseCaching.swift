@@ -5,12 +5,12 @@ public import FoundationEssentials
 /// The session's seam for an HTTP cache (RFC 9111): asked before a request goes out, and told what
 /// came back.
 ///
-/// A ``SessionManager`` whose ``SessionConfiguration/cache`` is set calls ``lookup(_:)`` for each
+/// A `SessionManager` whose `SessionConfiguration.cache` is set calls ``lookup(_:)`` for each
 /// attempt of a data task, after the request adapters ran, and ``receive(_:body:for:revalidating:metrics:)``
 /// with each final response, before the response serializer sees it. `CourierHTTPCache` implements
 /// it (`HTTPCache`); a test can implement it to serve canned responses.
 ///
-/// Streamed responses (`streamingResponse(for:)`, ``EventSource``) and download tasks bypass the
+/// Streamed responses (`streamingResponse(for:)`, `EventSource`) and download tasks bypass the
 /// cache: their bodies never pass through the session in one piece.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-internal import CourierHTTP
+package import CourierHTTP
 public import FoundationEssentials
 
 /// What a download needs to go on where it stopped: the URL, the validators of the version it was
@@ -8,7 +8,7 @@ public import FoundationEssentials
 /// strong `ETag` or a `Last-Modified` date. It is `Codable` (``encoded()`` and
 /// ``init(encoded:)``), so it survives a process restart; resuming sends `Range` with `If-Range`,
 /// so a file that changed on the server restarts cleanly instead of being spliced. After a crash,
-/// ``recover(fromRecordAt:)`` reads it back from the resume record a task with
+/// `recover(fromRecordAt:)` (module `CourierSessionEngine`) reads it back from the resume record a task with
 /// ``DownloadOptions/persistsResumeRecord`` kept.
 ///
 /// ```swift
@@ -64,14 +64,14 @@ public struct ResumeData: Codable, Sendable, Hashable {
 
     /// Resume data for a download that stopped after `offset` bytes, when `response` names a version
     /// that can be resumed safely (a strong `ETag`, or a `Last-Modified` date).
-    static func make(response: HTTPResponse?, url: URL, path: String, offset: Int64) -> ResumeData? {
+    package static func make(response: HTTPResponse?, url: URL, path: String, offset: Int64) -> ResumeData? {
         guard let response, offset > 0 else { return nil }
         return naming(response, url: url, path: path, offset: offset)
     }
 
     /// Resume data naming the version `response` starts to deliver, at any offset (a resume record
     /// is written before the first byte), or `nil` when it names none.
-    static func naming(_ response: HTTPResponse, url: URL, path: String, offset: Int64) -> ResumeData? {
+    package static func naming(_ response: HTTPResponse, url: URL, path: String, offset: Int64) -> ResumeData? {
         guard (200...299).contains(response.status.code) else { return nil }
         let entityTag = response.headers["ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
         let lastModified = response.headers["Last-Modified"]

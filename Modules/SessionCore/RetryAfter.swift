@@ -1,14 +1,14 @@
-internal import CourierHTTP
-internal import FoundationEssentials
+package import CourierHTTP
+package import FoundationEssentials
 
 /// The `Retry-After` field (RFC 9110 §10.2.3): delay-seconds or an IMF-fixdate.
 ///
 /// The date is read in the three forms RFC 9110 §5.6.7 requires recipients to accept
 /// (`HTTPDate` in `CourierHTTP`).
-enum RetryAfter {
+package enum RetryAfter {
     /// The delay the response asks for, measured from `now`; `nil` when absent or unreadable. A date
     /// in the past is a zero delay.
-    static func delay(in response: HTTPResponse, now: Date) -> Duration? {
+    package static func delay(in response: HTTPResponse, now: Date) -> Duration? {
         guard let field = response.headers["Retry-After"] else { return nil }
         let value = String(
             field.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()

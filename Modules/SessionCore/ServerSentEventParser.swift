@@ -6,19 +6,19 @@ internal import FoundationEssentials
 /// byte-order mark is dropped; a blank line dispatches the buffered event, and an event with no data
 /// is not dispatched. Lines and events are bounded, so a stream that never ends a line cannot make
 /// the client buffer without limit.
-struct ServerSentEventParser: Sendable {
-    enum Failure: Error, Equatable {
+package struct ServerSentEventParser: Sendable {
+    package enum Failure: Error, Equatable {
         case lineTooLong(limit: Int)
         case eventTooLarge(limit: Int)
     }
 
-    let maximumLineLength: Int
-    let maximumEventSize: Int
+    package let maximumLineLength: Int
+    package let maximumEventSize: Int
 
     /// The last event ID; kept across reconnections, as browsers keep it.
-    private(set) var lastEventID = ""
+    package private(set) var lastEventID = ""
     /// The reconnection time the stream set, if any.
-    private(set) var retry: Duration?
+    package private(set) var retry: Duration?
 
     private var line: [UInt8] = []
     private var data = ""
@@ -27,13 +27,13 @@ struct ServerSentEventParser: Sendable {
     private var atStreamStart = true
     private var skipLineFeed = false
 
-    init(maximumLineLength: Int, maximumEventSize: Int) {
+    package init(maximumLineLength: Int, maximumEventSize: Int) {
         self.maximumLineLength = maximumLineLength
         self.maximumEventSize = maximumEventSize
     }
 
     /// Starts a new stream (a reconnection): the buffers go, the last event ID and retry stay.
-    mutating func reset() {
+    package mutating func reset() {
         line.removeAll(keepingCapacity: true)
         data = ""
         dataBytes = 0
@@ -43,7 +43,7 @@ struct ServerSentEventParser: Sendable {
     }
 
     /// Consumes `bytes` and returns the events they complete, in order.
-    mutating func feed(_ bytes: some Sequence<UInt8>) throws(Failure) -> [ServerSentEvent] {
+    package mutating func feed(_ bytes: some Sequence<UInt8>) throws(Failure) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         for byte in bytes {
             if skipLineFeed {

@@ -42,14 +42,14 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         case fileMoveFailed
         /// A reset was asked of a session that cannot make a new transport, or making it failed.
         case resetUnavailable
-        /// A Server-Sent Events stream failed for good (``EventSource``).
+        /// A Server-Sent Events stream failed for good (`EventSource`).
         case eventStream(EventStreamFailure)
         /// The request's cache policy allows only a stored response and none is usable
         /// (URLSession's -1008, "resource unavailable"); nothing was sent.
         case notCached
     }
 
-    /// Why an ``EventSource`` stopped with an error rather than reconnecting.
+    /// Why an `EventSource` stopped with an error rather than reconnecting.
     public enum EventStreamFailure: Error, Sendable, Hashable {
         /// The response was not a `200` with `text/event-stream` (the WHATWG "fail the connection").
         case notAnEventStream
@@ -149,7 +149,9 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
 
 extension SessionError {
     /// A transport failure, keeping the response and body that arrived before it.
-    static func transport(_ error: TransportError, url: URL, response: HTTPResponse?, data: Data?) -> SessionError {
+    package static func transport(_ error: TransportError, url: URL, response: HTTPResponse?, data: Data?)
+        -> SessionError
+    {
         if error.category == .cancelled {
             return SessionError(
                 kind: .cancelled,
@@ -181,7 +183,7 @@ extension SessionError {
     }
 
     /// The task was cancelled by its owner.
-    static func cancelled(_ url: URL) -> SessionError {
+    package static func cancelled(_ url: URL) -> SessionError {
         SessionError(kind: .cancelled, message: "the task was cancelled", failingURL: url)
     }
 }

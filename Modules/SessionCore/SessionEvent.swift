@@ -39,7 +39,7 @@ public struct SessionEvent: Sendable {
         /// rejected); ``SessionEvent/trustEvaluation`` says what it saw and why. Only the transfer
         /// that opened the connection has one: a reused connection is not evaluated again.
         case serverTrustEvaluated
-        /// A response head was refused by the session's ``SessionConfiguration/responseDisposition``
+        /// A response head was refused by the session's `SessionConfiguration.responseDisposition`
         /// and the task is being cancelled (AFNetworking's `NSURLSessionResponseCancel`).
         case responseRejected
         /// A task completed, with or without an error.
@@ -93,11 +93,11 @@ public struct SessionEvent: Sendable {
     public let filePath: String?
     /// Where the response came from, for ``Kind/responseReceived`` served from the cache and for
     /// ``Kind/taskCompleted`` in a session with a cache: see ``CacheDisposition``.
-    public internal(set) var cacheDisposition: CacheDisposition? = nil
+    public package(set) var cacheDisposition: CacheDisposition? = nil
     /// The trust evaluation, for ``Kind/serverTrustEvaluated``.
     public var trustEvaluation: TrustEvaluationRecord? { metrics?.trustEvaluation }
 
-    init(
+    package init(
         _ kind: Kind,
         task: Int? = nil,
         request: HTTPRequest? = nil,
@@ -124,7 +124,7 @@ public struct SessionEvent: Sendable {
 ///
 /// ```swift
 /// struct Logger: EventMonitor {
-///     func session(_ session: SessionManager, didReceive event: SessionEvent) {
+///     func session(_ session: any HTTPSession, didReceive event: SessionEvent) {
 ///         print(event.kind, event.request?.url.absoluteString ?? "")
 ///     }
 /// }
@@ -136,5 +136,5 @@ public protocol EventMonitor: Sendable {
     /// - Parameters:
     ///   - session: The session.
     ///   - event: The event.
-    func session(_ session: SessionManager, didReceive event: SessionEvent)
+    func session(_ session: any HTTPSession, didReceive event: SessionEvent)
 }

@@ -97,7 +97,7 @@ public final class RecordingEventMonitor: EventMonitor {
     /// - Parameters:
     ///   - session: The session.
     ///   - event: The event.
-    public func session(_ session: SessionManager, didReceive event: SessionEvent) {
+    public func session(_ session: any HTTPSession, didReceive event: SessionEvent) {
         let woken = state.withLock { state -> [Waiter] in
             state.events.append(event)
             let woken = state.waiters.filter { $0.kind == event.kind }

@@ -4,6 +4,7 @@ import CourierHTTP
 import CourierHTTPCache
 import CourierSerialization
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTestSupport
 import CourierTesting
 import Foundation

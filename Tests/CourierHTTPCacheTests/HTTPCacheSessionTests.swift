@@ -2,6 +2,7 @@ import CourierHTTP
 import CourierHTTPCache
 import CourierSerialization
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTesting
 import Foundation
 import Synchronization

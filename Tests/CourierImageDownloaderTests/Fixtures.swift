@@ -3,6 +3,7 @@ import CourierImageCache
 import CourierImageDecoding
 import CourierImageDownloader
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTesting
 import Dispatch
 import Foundation

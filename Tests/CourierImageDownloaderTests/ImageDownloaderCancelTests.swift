@@ -1,6 +1,7 @@
 import CourierHTTP
 import CourierImageCache
 import CourierImageDownloader
+import CourierSessionEngine
 import CourierTesting
 import Foundation
 import Testing
@@ -26,7 +27,7 @@ import Testing
     @Test func theTransferIsCancelledOnlyWhenItsLastReceiptGoes() async throws {
         let gate = TransferGate()
         let transport = try gatedTransport(gate)
-        let downloader = ImageDownloader(fetcher: SessionImageFetcher(transport: transport))
+        let downloader = ImageDownloader(fetcher: SessionImageFetcher(session: SessionManager(transport: transport)))
         let outcomes = Outcomes()
 
         let first = try #require(downloader.download(request("a.png"), completion: outcomes.callback("1")))
@@ -115,7 +116,7 @@ import Testing
     @Test func cancellingTheAsyncTwinsTaskCancelsItsReceipt() async throws {
         let gate = TransferGate()
         let transport = try gatedTransport(gate)
-        let downloader = ImageDownloader(fetcher: SessionImageFetcher(transport: transport))
+        let downloader = ImageDownloader(fetcher: SessionImageFetcher(session: SessionManager(transport: transport)))
 
         let task = Task { try await downloader.image(for: request("a.png")) }
         await gate.waitForArrivals(1)

@@ -2,6 +2,7 @@ import CourierHTTP
 import CourierImageCache
 import CourierImageDownloader
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTesting
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ import Testing
     @Test func requestsForOneURLInFlightShareOneTransfer() async throws {
         let gate = TransferGate()
         let transport = try gatedTransport(gate)
-        let downloader = ImageDownloader(fetcher: SessionImageFetcher(transport: transport))
+        let downloader = ImageDownloader(fetcher: SessionImageFetcher(session: SessionManager(transport: transport)))
         let outcomes = Outcomes()
 
         var plain = request("a.png")
@@ -94,7 +95,10 @@ import Testing
             reply: .init(status: 200, headers: ["Content-Type": "image/png"], body: Data(try png(1).prefix(20)))
         )
         let cache = RecordingImageCache<PixelImage>()
-        let downloader = ImageDownloader(fetcher: SessionImageFetcher(transport: transport), imageCache: cache)
+        let downloader = ImageDownloader(
+            fetcher: SessionImageFetcher(session: SessionManager(transport: transport)),
+            imageCache: cache
+        )
         let outcomes = Outcomes()
 
         downloader.download(request("broken.png"), completion: outcomes.callback("1"))
@@ -115,7 +119,7 @@ import Testing
             url: "https://images.test/a.png",
             reply: .init(status: 200, headers: ["Content-Type": "image/png"], body: try png(3))
         )
-        let downloader = ImageDownloader(fetcher: SessionImageFetcher(transport: transport))
+        let downloader = ImageDownloader(fetcher: SessionImageFetcher(session: SessionManager(transport: transport)))
 
         let loaded = try await downloader.image(for: request("a.png"))
         let cached = try await downloader.image(for: request("a.png"))

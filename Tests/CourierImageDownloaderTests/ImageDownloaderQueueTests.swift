@@ -1,6 +1,7 @@
 import CourierHTTP
 import CourierImageCache
 import CourierImageDownloader
+import CourierSessionEngine
 import CourierTesting
 import Foundation
 import Testing
@@ -18,7 +19,7 @@ import Testing
     @Test func theFifthDownloadWaitsForASlot() async throws {
         let gate = TransferGate()
         let transport = try gatedTransport(gate)
-        let downloader = ImageDownloader(fetcher: SessionImageFetcher(transport: transport))
+        let downloader = ImageDownloader(fetcher: SessionImageFetcher(session: SessionManager(transport: transport)))
         let outcomes = Outcomes()
 
         for index in 1...5 { downloader.download(request("\(index).png"), completion: outcomes.callback("\(index)")) }

@@ -1,6 +1,7 @@
 import CourierHTTP
 import CourierImageCache
 import CourierImageDownloader
+import CourierSessionEngine
 import CourierTesting
 import Foundation
 import Testing
@@ -28,7 +29,7 @@ import Testing
     @Test func aUserRequestJoinsThePrefetchAndOutlivesItsStop() async throws {
         let gate = TransferGate()
         let transport = try gatedTransport(gate)
-        let downloader = ImageDownloader(fetcher: SessionImageFetcher(transport: transport))
+        let downloader = ImageDownloader(fetcher: SessionImageFetcher(session: SessionManager(transport: transport)))
         let prefetcher = ImagePrefetcher(downloader: downloader)
         let outcomes = Outcomes()
 

@@ -1,6 +1,7 @@
 import CourierHTTP
 import CourierImageCache
 import CourierImageDownloader
+import CourierSessionEngine
 import CourierTesting
 import Dispatch
 import Foundation
@@ -157,7 +158,7 @@ final class RecordingTarget: ImageTarget {
     @Test func aFailureCallsTheFailureClosure() async throws {
         let transport = MockTransport()
         transport.stub(url: "https://images.test/a", reply: .init(status: 404))
-        let downloader = ImageDownloader(fetcher: SessionImageFetcher(transport: transport))
+        let downloader = ImageDownloader(fetcher: SessionImageFetcher(session: SessionManager(transport: transport)))
         let target = RecordingTarget()
         let failures = Outcomes()
 

@@ -2,6 +2,7 @@ import CCourierZlib
 import CourierHTTP
 import CourierRequestCompression
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTestSupport
 import CourierTesting
 import Foundation

@@ -1,3 +1,4 @@
+import CourierSessionEngine
 import CourierTestSupport
 import Foundation
 import Testing

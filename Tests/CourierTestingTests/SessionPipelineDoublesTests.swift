@@ -1,6 +1,7 @@
 import CourierHTTP
 import CourierSerialization
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTesting
 import CourierTransport
 import Foundation

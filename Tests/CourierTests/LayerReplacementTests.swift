@@ -14,7 +14,7 @@ import Testing
     final class KindRecorder: EventMonitor {
         let kinds = Mutex<[SessionEvent.Kind]>([])
 
-        func session(_ session: SessionManager, didReceive event: SessionEvent) {
+        func session(_ session: any HTTPSession, didReceive event: SessionEvent) {
             kinds.withLock { $0.append(event.kind) }
         }
     }

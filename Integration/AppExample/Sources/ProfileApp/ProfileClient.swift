@@ -1,6 +1,7 @@
 import CourierHTTP
 import CourierSerialization
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTransport
 import FoundationEssentials
 

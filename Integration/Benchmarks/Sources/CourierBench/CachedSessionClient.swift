@@ -1,6 +1,7 @@
 import CourierHTTP
 import CourierHTTPCache
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTransport
 import Foundation
 

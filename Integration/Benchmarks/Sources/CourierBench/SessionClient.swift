@@ -1,6 +1,7 @@
 import CourierHTTP
 import CourierSerialization
 import CourierSessionCore
+import CourierSessionEngine
 import Foundation
 
 /// The `session` rows' requests: through `HTTPSessionManager`, as an application makes them.

@@ -2,6 +2,7 @@ import CourierCurl
 import CourierHTTP
 import CourierSerialization
 import CourierSessionCore
+import CourierSessionEngine
 import CourierTransport
 import Foundation
 import Synchronization

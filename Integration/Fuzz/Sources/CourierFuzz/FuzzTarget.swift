@@ -1,10 +1,11 @@
 import CourierHTTP
 import CourierImageDecoding
 import CourierSerialization
+import CourierSessionEngine
 import FoundationEssentials
 
 @testable import CourierCurl
-@testable import CourierReachability
+@testable import CourierReachabilityNetlink
 @testable import CourierSessionCore
 
 /// One parser under the fuzzer: a name, what it is fed, and the floors a smoke run must reach.

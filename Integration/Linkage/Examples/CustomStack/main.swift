@@ -4,6 +4,7 @@ import CourierSecurity
 import CourierSecurityOpenSSL
 import CourierSerialization
 import CourierSessionCore
+import CourierSessionEngine
 import FoundationEssentials
 
 struct Item: Decodable, Sendable {

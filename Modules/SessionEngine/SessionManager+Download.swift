@@ -1,0 +1,384 @@
+public import CourierHTTP
+internal import CourierSerialization
+public import CourierSessionCore
+public import CourierTransport
+internal import Dispatch
+internal import FoundationEssentials
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
+
+extension SessionManager {
+    /// Makes a download task: the body goes to a temporary file, which `destination` names a final
+    /// place for once the response is known; call ``SessionTask/resume()`` to start it.
+    ///
+    /// AFNetworking only posts a notification when the move fails and still reports the
+    /// destination; here a failed move fails the task with `SessionError.Kind.fileMoveFailed` and
+    /// the file stays at its temporary path. Without a destination the temporary file is deleted,
+    /// as AFNetworking's platform does. A download cancelled or failing after bytes arrived, from a
+    /// response with a strong `ETag` or a `Last-Modified` date, keeps its partial file and returns
+    /// `DownloadResponse.resumeData`. With `DownloadOptions.persistsResumeRecord`, a resume
+    /// record beside the partial file lets a later process go on after a crash
+    /// (`ResumeData.recover(fromRecordAt:)`).
+    ///
+    /// ```swift
+    /// let task = session.downloadTask(with: request, destination: { _, _ in
+    ///     DownloadDestination(path: "/var/tmp/big.iso", replacesExistingFile: true)
+    /// }) { response in print(response.filePath ?? "failed: \(String(describing: response.error))") }
+    /// task.resume()
+    /// ```
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - options: Where the partial file goes and whether a resume record is kept beside it.
+    ///   - progress: Called on the completion queue as bytes are written.
+    ///   - destination: Picks the final path; `nil` deletes the file after the download.
+    ///   - completion: Called once on the completion queue within the completion group.
+    /// - Returns: The task, suspended.
+    public func downloadTask(
+        with request: HTTPRequest,
+        options: DownloadOptions = DownloadOptions(),
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        destination: DownloadDestination.Choose?,
+        completion: @escaping @Sendable (DownloadResponse) -> Void
+    ) -> SessionTask {
+        queuedDownloadTask(
+            request: request,
+            resume: nil,
+            options: options,
+            progress: progress,
+            destination: destination,
+            completion
+        )
+    }
+
+    /// Makes a download task that goes on from `resumeData`; call ``SessionTask/resume()`` to start it.
+    ///
+    /// The request is a `GET` of the resume data's URL with `Range` and `If-Range`: a `206` appends
+    /// to the partial file, a `200` (the file changed, or the server ignores ranges) starts it over.
+    /// A task that stops before any response arrives keeps the partial file and gives the resume
+    /// data back.
+    ///
+    /// ```swift
+    /// session.downloadTask(withResumeData: resumeData, destination: { _, _ in .init(path: "/var/tmp/big.iso") }) { _ in }
+    ///     .resume()
+    /// ```
+    /// - Parameters:
+    ///   - resumeData: What the stopped download left.
+    ///   - options: Whether a resume record is kept beside the partial file; the partial file is the
+    ///     resume data's.
+    ///   - progress: Called on the completion queue as bytes are written (from the offset).
+    ///   - destination: Picks the final path; `nil` deletes the file after the download.
+    ///   - completion: Called once on the completion queue within the completion group.
+    /// - Returns: The task, suspended.
+    public func downloadTask(
+        withResumeData resumeData: ResumeData,
+        options: DownloadOptions = DownloadOptions(),
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        destination: DownloadDestination.Choose?,
+        completion: @escaping @Sendable (DownloadResponse) -> Void
+    ) -> SessionTask {
+        queuedDownloadTask(
+            request: HTTPRequest(url: resumeData.url),
+            resume: resumeData,
+            options: options,
+            progress: progress,
+            destination: destination,
+            completion
+        )
+    }
+
+    /// A download task whose progress and completion run on the completion queue (and group).
+    private func queuedDownloadTask(
+        request: HTTPRequest,
+        resume: ResumeData?,
+        options: DownloadOptions,
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        destination: DownloadDestination.Choose?,
+        _ completion: @escaping @Sendable (DownloadResponse) -> Void
+    ) -> SessionTask {
+        let queue = completionQueue
+        let group = completionGroup
+        return makeDownloadTask(
+            request: request,
+            resume: resume,
+            options: options,
+            progress: onCompletionQueue(progress),
+            destination: destination
+        ) { response in queue.async(group: group) { completion(response) } }
+    }
+
+    /// Downloads `request` to a file and returns where it went, or the error and resume data.
+    ///
+    /// ```swift
+    /// let options = DownloadOptions(partialFilePath: "/var/tmp/a.bin.part", persistsResumeRecord: true)
+    /// let response = await session.download(for: request, options: options, to: { _, _ in .init(path: "/var/tmp/a.bin") })
+    /// ```
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - options: Where the partial file goes and whether a resume record is kept beside it.
+    ///   - destination: Picks the final path; `nil` deletes the file after the download.
+    /// - Returns: The outcome; cancelling the calling task cancels the download (with resume data
+    ///   when it can go on later).
+    public func download(
+        for request: HTTPRequest,
+        options: DownloadOptions,
+        to destination: DownloadDestination.Choose?
+    ) async -> DownloadResponse {
+        await awaitDownload(request: request, resume: nil, options: options, destination: destination)
+    }
+
+    /// Downloads `request` to a file: the `HTTPSession` requirement, with the partial file placed
+    /// by `RequestOptions.download`.
+    ///
+    /// ```swift
+    /// let response = await session.download(for: request, to: { _, _ in .init(path: "/var/tmp/a.bin") })
+    /// ```
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - destination: Picks the final path; `nil` deletes the file after the download.
+    ///   - options: The request's options; only `RequestOptions.download` applies to a download.
+    /// - Returns: The outcome; cancelling the calling task cancels the download.
+    public func download(
+        for request: HTTPRequest,
+        to destination: DownloadDestination.Choose?,
+        options: RequestOptions
+    ) async -> DownloadResponse {
+        await awaitDownload(request: request, resume: nil, options: options.download, destination: destination)
+    }
+
+    /// Goes on with a stopped download and returns where it went.
+    ///
+    /// ```swift
+    /// let response = await session.download(resumingWith: resumeData, to: { _, _ in .init(path: "/var/tmp/a.bin") })
+    /// ```
+    /// - Parameters:
+    ///   - resumeData: What the stopped download left.
+    ///   - options: Whether a resume record is kept beside the partial file; the partial file is the
+    ///     resume data's.
+    ///   - destination: Picks the final path; `nil` deletes the file after the download.
+    /// - Returns: The outcome.
+    public func download(
+        resumingWith resumeData: ResumeData,
+        options: DownloadOptions = DownloadOptions(),
+        to destination: DownloadDestination.Choose?
+    ) async -> DownloadResponse {
+        await awaitDownload(
+            request: HTTPRequest(url: resumeData.url),
+            resume: resumeData,
+            options: options,
+            destination: destination
+        )
+    }
+
+    private func awaitDownload(
+        request: HTTPRequest,
+        resume: ResumeData?,
+        options: DownloadOptions,
+        destination: DownloadDestination.Choose?
+    ) async -> DownloadResponse {
+        let box = CompletionBox<DownloadResponse>()
+        let task = makeDownloadTask(
+            request: request,
+            resume: resume,
+            options: options,
+            progress: nil,
+            destination: destination
+        ) { box.deliver($0) }
+        return await withTaskCancellationHandler {
+            await box.wait { task.resume() }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    private func makeDownloadTask(
+        request: HTTPRequest,
+        resume: ResumeData?,
+        options: DownloadOptions,
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        destination: DownloadDestination.Choose?,
+        deliver: @escaping @Sendable (DownloadResponse) -> Void
+    ) -> SessionTask {
+        let temporaryPath = resume?.partialFilePath ?? options.partialFilePath ?? Self.temporaryDownloadPath()
+        let record = options.persistsResumeRecord ? ResumeRecord(partialFilePath: temporaryPath) : nil
+        var transferOptions = TransferOptions()
+        transferOptions.destination = .file(
+            path: temporaryPath,
+            resume: resume.map {
+                ResumeValidator(offset: $0.offset, entityTag: $0.entityTag, lastModified: $0.lastModified)
+            }
+        )
+        var handlers = TaskProgressHandlers(upload: { _ in }, download: { value in progress?(value) })
+        handlers.head = { [weak self] response, url, taskIdentifier in
+            record?.track(response, url: url, resumedFrom: resume?.offset ?? 0)
+            // URLSession's did-resume-at-offset: only a 206 goes on from the partial file.
+            if let resume, response.status.code == 206 {
+                self?.report(
+                    SessionEvent(
+                        .downloadResumed,
+                        task: taskIdentifier,
+                        response: response,
+                        progress: TransferProgress(
+                            completed: resume.offset,
+                            total: response.expectedContentLength.map { $0 + resume.offset }
+                        )
+                    )
+                )
+            }
+        }
+        let completion = DownloadCompletion(
+            temporaryPath: temporaryPath,
+            resume: resume,
+            record: record,
+            destination: destination
+        )
+        return makeTask(request: request, options: transferOptions, progress: handlers) { [self] task, result in
+            let outcome = completion.finish(result)
+            if let filePath = outcome.filePath {
+                self.report(
+                    SessionEvent(
+                        .downloadMovedFile,
+                        task: task.taskIdentifier,
+                        response: result.response,
+                        filePath: filePath
+                    )
+                )
+            } else if let error = outcome.error, error.kind == .fileMoveFailed {
+                self.report(
+                    SessionEvent(
+                        .downloadFailedToMoveFile,
+                        task: task.taskIdentifier,
+                        response: result.response,
+                        error: error
+                    )
+                )
+            }
+            self.finishTask(task, result, error: outcome.error) {
+                deliver(
+                    DownloadResponse(
+                        request: result.request,
+                        response: result.response,
+                        filePath: outcome.filePath,
+                        resumeData: outcome.resumeData,
+                        error: outcome.error,
+                        metrics: result.metrics
+                    )
+                )
+            }
+        }
+    }
+
+    /// A new path in the temporary directory (`TMPDIR`, else `/tmp`).
+    static func temporaryDownloadPath() -> String {
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return directory + (directory.hasSuffix("/") ? "" : "/") + "courier-download-\(UUID().uuidString).tmp"
+    }
+}
+
+/// What happens to a download's temporary file, and its resume record, once its transfers ended.
+struct DownloadCompletion: Sendable {
+    let temporaryPath: String
+    /// What the task resumed from, if anything.
+    let resume: ResumeData?
+    let record: ResumeRecord?
+    let destination: DownloadDestination.Choose?
+
+    struct Outcome {
+        var filePath: String?
+        var resumeData: ResumeData?
+        var error: SessionError?
+    }
+
+    func finish(_ result: TaskRunner.Result) -> Outcome {
+        if let error = result.error {
+            let size = Self.size(of: temporaryPath)
+            var resumeData = ResumeData.make(
+                response: result.response,
+                url: result.request.url,
+                path: temporaryPath,
+                offset: size
+            )
+            if resumeData == nil, result.response == nil, var previous = resume, size > 0 {
+                // No head arrived, so the transport never touched the bytes: the partial file is
+                // still the one the resume data describes (cancelled before it started, or offline).
+                previous.offset = size
+                resumeData = previous
+            }
+            guard let resumeData else {
+                discardPartialFile()
+                return Outcome(error: error)
+            }
+            record?.write(resumeData)
+            return Outcome(resumeData: resumeData, error: error)
+        }
+        // AFNetworking runs the serializer on empty data, so a status failure is still reported.
+        if let failure = DataResponseSerializer()
+            .serializedResponse(response: result.response, data: nil, request: result.request).error
+        {
+            discardPartialFile()
+            return Outcome(error: .serialization(failure, result: result))
+        }
+        guard let destination, let response = result.response else {
+            discardPartialFile()
+            return Outcome()
+        }
+        let target = destination(temporaryPath, response)
+        let problem = Self.move(temporaryPath, to: target)
+        // Complete either way: a record left behind would send a later process after bytes past the end.
+        record?.remove()
+        if let problem {
+            return Outcome(
+                filePath: nil,
+                error: SessionError(
+                    kind: .fileMoveFailed,
+                    message:
+                        "the download could not be moved to \(target.path): \(problem); it is still at \(temporaryPath)",
+                    failingURL: result.request.url,
+                    response: response
+                )
+            )
+        }
+        return Outcome(filePath: target.path)
+    }
+
+    private func discardPartialFile() {
+        unlink(temporaryPath)
+        record?.remove()
+    }
+
+    /// Moves the file, or says why it could not.
+    static func move(_ source: String, to target: DownloadDestination) -> String? {
+        if target.createsIntermediateDirectories {
+            let folder = String(target.path[..<(target.path.lastIndex(of: "/") ?? target.path.startIndex)])
+            if !folder.isEmpty {
+                do {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                } catch {
+                    return "cannot create \(folder): \(error)"
+                }
+            }
+        }
+        if !target.replacesExistingFile && access(target.path, F_OK) == 0 {
+            return "a file already exists there"
+        }
+        if rename(source, target.path) == 0 { return nil }
+        guard errno == EXDEV else { return String(cString: strerror(errno)) }
+        // Another file system: copy, then remove the temporary file.
+        do {
+            if target.replacesExistingFile { unlink(target.path) }
+            try FileManager.default.copyItem(atPath: source, toPath: target.path)
+            unlink(source)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    static func size(of path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+}

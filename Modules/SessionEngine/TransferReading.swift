@@ -1,0 +1,154 @@
+internal import CourierHTTP
+internal import CourierSessionCore
+internal import CourierTransport
+internal import FoundationEssentials
+
+/// What one transfer of a task ended with.
+struct AttemptOutcome: Sendable {
+    /// The response head (final, or a redirect that was not followed).
+    var response: HTTPResponse?
+    /// The next request, when a redirect is being followed.
+    var followedRedirect: (response: HTTPResponse, next: HTTPRequest)?
+    /// The body of ``response``.
+    var body = Data()
+    var metrics: TransferMetrics?
+    var transportError: TransportError?
+    /// A redirect that could not be followed.
+    var redirectError: SessionError?
+    /// Whether the session's response disposition cancelled the transfer at the response head.
+    var responseRejected = false
+}
+
+/// What to do with a redirect head, decided as it arrives (its body is still on the way).
+enum RedirectResolution: Sendable {
+    case follow(HTTPRequest)
+    case stop
+    case fail(SessionError)
+}
+
+/// Reads a transfer's events to the end, so no transfer is ever left paused by backpressure.
+struct TransferReader {
+    let task: SessionTask
+    let report: EventSink
+    let progress: TaskProgressHandlers
+    let drainLimit: Int
+    let responseDisposition: (@Sendable (SessionTask, HTTPResponse) async -> ResponseDisposition)?
+    /// Where a streamed task's final head and body go, instead of being collected.
+    let bodyChannel: ResponseBodyChannel?
+
+    func read(
+        _ transfer: HTTPTransfer,
+        request: HTTPRequest,
+        resolveRedirect: (HTTPResponse, URL) async -> RedirectResolution
+    ) async -> AttemptOutcome {
+        var outcome = AttemptOutcome()
+        var drained = 0
+        var cancelledForDrain = false
+        var consumerLeft = false
+        for await event in transfer.events {
+            switch event {
+            case .uploadProgress(let value):
+                task.record(upload: value)
+                progress.upload(value)
+                // AFNetworking's did-send-body hook gets the request's Content-Length when the total
+                // is unknown; the task's own progress keeps the transport's value. Worked out only
+                // when someone listens.
+                report(
+                    SessionEvent(
+                        .bodySent,
+                        task: task.taskIdentifier,
+                        request: request,
+                        progress: Self.declaringTotal(value, from: request)
+                    )
+                )
+            case .response(let response):
+                outcome.response = response
+                task.record(response: response)
+                progress.head(response, request.url, task.taskIdentifier)
+                report(SessionEvent(.responseReceived, task: task.taskIdentifier, request: request, response: response))
+                if let responseDisposition, await responseDisposition(task, response) == .cancel {
+                    outcome.responseRejected = true
+                    report(
+                        SessionEvent(.responseRejected, task: task.taskIdentifier, request: request, response: response)
+                    )
+                    transfer.cancel()
+                } else {
+                    bodyChannel?.deliver(head: response)
+                }
+            case .redirect(let response, let location):
+                task.record(response: response)
+                report(SessionEvent(.responseReceived, task: task.taskIdentifier, request: request, response: response))
+                switch await resolveRedirect(response, location) {
+                case .follow(let next):
+                    outcome.followedRedirect = (response, next)
+                case .stop:
+                    outcome.response = response
+                    bodyChannel?.deliver(head: response)
+                case .fail(let error):
+                    outcome.redirectError = error
+                    transfer.cancel()
+                }
+            case .body(let chunk):
+                if outcome.followedRedirect != nil {
+                    drained += chunk.count
+                    if drained > drainLimit && !cancelledForDrain {
+                        // A large redirect body costs more to drain than a new connection.
+                        cancelledForDrain = true
+                        transfer.cancel()
+                    }
+                } else if outcome.redirectError == nil && !outcome.responseRejected {
+                    if let bodyChannel {
+                        if !consumerLeft, await !bodyChannel.send(chunk) {
+                            consumerLeft = true
+                            transfer.cancel()
+                        }
+                    } else {
+                        outcome.body.append(chunk)
+                    }
+                }
+            case .downloadProgress(let value):
+                guard outcome.followedRedirect == nil else { continue }
+                task.record(download: value)
+                progress.download(value)
+                report(SessionEvent(.dataReceived, task: task.taskIdentifier, request: request, progress: value))
+            case .completed(let metrics):
+                outcome.metrics = metrics
+            case .failed(let error):
+                outcome.metrics = error.metrics
+                let expected = cancelledForDrain || outcome.redirectError != nil || outcome.responseRejected
+                if !(expected && error.category == .cancelled) { outcome.transportError = error }
+            }
+        }
+        if let metrics = outcome.metrics {
+            if metrics.trustEvaluation != nil {
+                report(
+                    SessionEvent(.serverTrustEvaluated, task: task.taskIdentifier, request: request, metrics: metrics)
+                )
+            }
+            report(SessionEvent(.metricsCollected, task: task.taskIdentifier, request: request, metrics: metrics))
+        }
+        return outcome
+    }
+}
+
+extension TransferReader {
+    /// `progress` with the request's declared `Content-Length` as its total when it has none.
+    static func declaringTotal(_ progress: TransferProgress, from request: HTTPRequest) -> TransferProgress {
+        var reported = progress
+        if reported.total == nil, let declared = request.headers["Content-Length"].flatMap({ Int64($0) }) {
+            reported.total = declared
+        }
+        return reported
+    }
+}
+
+/// A task's progress closures, called on the session's completion queue in order.
+struct TaskProgressHandlers: Sendable {
+    let upload: @Sendable (TransferProgress) -> Void
+    let download: @Sendable (TransferProgress) -> Void
+    /// Called in the reading task with each final response head and its URL, before any of its
+    /// progress, so that a download's resume record names the bytes before they are reported.
+    var head: @Sendable (HTTPResponse, URL, _ taskIdentifier: Int) -> Void = { _, _, _ in }
+
+    static let none = TaskProgressHandlers(upload: { _ in }, download: { _ in })
+}
