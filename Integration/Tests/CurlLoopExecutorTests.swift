@@ -63,6 +63,23 @@ final class SharedFlag: Sendable {
         await transport.shutdown()
     }
 
+    /// The session layer reaches the loop through the transport protocol, never by casting to
+    /// `CurlTransport`: the requirement answers with the same executor.
+    @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))
+    func offersTheLoopThroughTheTransportProtocol() async throws {
+        let url = try #require(CurlTestServers.http).adding("/small")
+        let concrete = CurlTestServers.transport()
+        let transport: any HTTPTransport = concrete
+        let log = ThreadLog()
+        let status = await withTaskExecutorPreference(transport.executor) {
+            await Self.fetch(url, on: concrete, log: log).status
+        }
+        #expect(status == 200)
+        let loopThread = try #require(concrete.loopThreadID)
+        #expect(log.seen == [loopThread])
+        await transport.shutdown()
+    }
+
     /// The control: without the preference the same consumer runs on the cooperative pool, so the
     /// check above can tell the two apart.
     @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))

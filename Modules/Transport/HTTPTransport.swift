@@ -44,6 +44,25 @@ public protocol HTTPTransport: Sendable {
     /// let names = try await transport.cookieStore?.allCookies().map(\.name) ?? []
     /// ```
     var cookieStore: (any CookieStore)? { get }
+
+    /// The executor that runs code on the thread which produces the transfers' events, for tasks
+    /// that prefer it (`withTaskExecutorPreference`); the global concurrent executor for a
+    /// transport without such a thread.
+    ///
+    /// The session layer asks this instead of casting to a concrete transport. A task that prefers
+    /// a transport's own executor must only drain events there and hop off for heavy work. The
+    /// default is the global concurrent executor.
+    ///
+    /// ```swift
+    /// let chunks = await withTaskExecutorPreference(transport.executor) {
+    ///     var chunks = 0
+    ///     for await event in transport.startTransfer(request).events {
+    ///         if case .body = event { chunks += 1 }
+    ///     }
+    ///     return chunks
+    /// }
+    /// ```
+    var executor: any TaskExecutor { get }
 }
 
 extension HTTPTransport {
@@ -52,6 +71,9 @@ extension HTTPTransport {
 
     /// `nil`: the transport keeps no cookies.
     public var cookieStore: (any CookieStore)? { nil }
+
+    /// The global concurrent executor: the transport has no thread of its own to offer.
+    public var executor: any TaskExecutor { globalConcurrentExecutor }
 
     /// Starts a transfer with default options.
     ///

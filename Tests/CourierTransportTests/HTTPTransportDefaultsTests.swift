@@ -1,0 +1,31 @@
+import CourierHTTP
+import CourierTransport
+import Foundation
+import Testing
+
+/// What a transport that implements only `startTransfer` gets from the protocol's defaults.
+@Suite struct HTTPTransportDefaultsTests {
+    /// The least a conformer writes: one method, a transfer that fails at once.
+    struct MinimalTransport: HTTPTransport {
+        struct NoControl: TransferControlling {
+            func cancel() {}
+            func suspend() {}
+            func resume() {}
+        }
+
+        func startTransfer(_ request: HTTPRequest, options: TransferOptions) -> HTTPTransfer {
+            let (events, source) = TransferEvents.makeEvents(highWaterMark: 1, lowWaterMark: 0)
+            source.yield(.failed(TransportError(category: .cancelled, message: "minimal", url: request.url)))
+            return HTTPTransfer(request: request, events: events, controller: NoControl())
+        }
+    }
+
+    @Test func offersTheGlobalConcurrentExecutor() {
+        let transport: any HTTPTransport = MinimalTransport()
+        #expect(ObjectIdentifier(type(of: transport.executor)) == ObjectIdentifier(type(of: globalConcurrentExecutor)))
+    }
+
+    @Test func keepsNoCookies() {
+        #expect(MinimalTransport().cookieStore == nil)
+    }
+}
