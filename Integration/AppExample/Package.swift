@@ -15,7 +15,8 @@ let package = Package(
     name: "CourierAppExample",
     dependencies: [.package(path: root.path)],
     targets: [
-        // The app's API client: the session layer only, no transport backend.
+        // The app's API client: it calls the session protocol (CourierSessionCore); its wiring makes
+        // the engine's session (CourierSessionEngine) on whatever transport the app passes.
         .target(
             name: "ProfileApp",
             dependencies: [
@@ -24,7 +25,7 @@ let package = Package(
             ],
             path: "Sources/ProfileApp"
         ),
-        // Its tests: the real session pipeline over MockTransport.
+        // Its tests: the real session pipeline over MockTransport, and the client alone on MockSession.
         .testTarget(
             name: "ProfileAppTests",
             dependencies: [

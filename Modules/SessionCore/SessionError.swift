@@ -183,6 +183,23 @@ extension SessionError {
     }
 
     /// The task was cancelled by its owner.
+    /// A serializer's (or validator's) failure for the response to `request`.
+    package static func serialization(
+        _ failure: SerializationError,
+        request: HTTPRequest,
+        response: HTTPResponse?,
+        data: Data?
+    ) -> SessionError {
+        SessionError(
+            kind: .serialization,
+            message: failure.description,
+            failingURL: request.url,
+            response: response,
+            data: data,
+            underlying: failure
+        )
+    }
+
     package static func cancelled(_ url: URL) -> SessionError {
         SessionError(kind: .cancelled, message: "the task was cancelled", failingURL: url)
     }

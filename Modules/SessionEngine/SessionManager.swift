@@ -551,14 +551,7 @@ public final class SessionManager: HTTPSession {
 extension SessionError {
     /// A serializer's (or validator's) failure for the outcome `result`.
     static func serialization(_ failure: SerializationError, result: TaskRunner.Result) -> SessionError {
-        SessionError(
-            kind: .serialization,
-            message: failure.description,
-            failingURL: result.request.url,
-            response: result.response,
-            data: result.body,
-            underlying: failure
-        )
+        .serialization(failure, request: result.request, response: result.response, data: result.body)
     }
 }
 

@@ -42,18 +42,25 @@ extension MockTransport {
     ///   - count: How many matching requests are expected; at least one by default.
     /// - Returns: `nil` when the count is right, else the description of the mismatch.
     public func verify(_ matcher: RequestMatcher = .any, called count: CallCount = .atLeast(1)) -> String? {
-        let recorded = requests
-        let matching = recorded.filter(matcher.matches).count
+        matcher.verify(requests, called: count, receiver: "the transport")
+    }
+}
+
+extension RequestMatcher {
+    /// Whether `count` of `recorded` match, and, when not, the expectation and every recorded
+    /// request with the reasons it does not match: the message of the doubles' `verify`.
+    func verify(_ recorded: [MockTransport.RecordedRequest], called count: CallCount, receiver: String) -> String? {
+        let matching = recorded.filter(matches).count
         guard !count.accepts(matching) else { return nil }
         let noun = count.number == 1 ? "request" : "requests"
-        var message = "expected \(count) \(noun) matching \(matcher); "
+        var message = "expected \(count) \(noun) matching \(self); "
         if recorded.isEmpty {
-            message += "the transport received no request"
+            message += "\(receiver) received no request"
             return message
         }
         message += "\(matching) of \(recorded.count) matched"
         for (index, request) in recorded.enumerated() {
-            let reasons = matcher.mismatches(request)
+            let reasons = mismatches(request)
             let verdict = reasons.isEmpty ? "matches" : reasons.joined(separator: "; ")
             message += "\n  \(index + 1). \(request.request): \(verdict)"
         }

@@ -69,14 +69,8 @@ public final class MockTransport: HTTPTransport {
     /// Computes a reply from the recorded request (its body read in full).
     public typealias Responder = @Sendable (RecordedRequest) async -> Reply
 
-    private struct Stub {
-        let matches: @Sendable (HTTPRequest) -> Bool
-        let respond: Responder
-        var remainingUses: Int?
-    }
-
     private struct State {
-        var stubs: [Stub] = []
+        var stubs = StubList<Responder>()
         /// One entry per started transfer, in start order; the body is set once it has been read.
         var records: [(request: HTTPRequest, body: Data?)] = []
         var controlCalls: [ControlCall] = []
@@ -150,7 +144,7 @@ public final class MockTransport: HTTPTransport {
         times: Int? = nil,
         respond: @escaping Responder
     ) {
-        state.withLock { $0.stubs.append(Stub(matches: matches, respond: respond, remainingUses: times)) }
+        state.withLock { $0.stubs.append(matching: matches, times: times, respond: respond) }
     }
 
     /// Answers requests for `url` (compared as absolute strings), with `method` when given.
@@ -275,7 +269,7 @@ public final class MockTransport: HTTPTransport {
         }
         let (index, respond) = state.withLock { state -> (Int, Responder?) in
             state.records.append((sent, nil))
-            return (state.records.count - 1, takeStub(for: sent, in: &state))
+            return (state.records.count - 1, state.stubs.take(for: sent))
         }
         source.setHandlers(onDemand: { demand.signal() }, onTermination: { control.stopPlaying() })
         let task = Task { [self] in
@@ -294,20 +288,6 @@ public final class MockTransport: HTTPTransport {
         }
         control.attach(task)
         return HTTPTransfer(request: request, events: events, controller: control)
-    }
-
-    /// The responder of the newest stub that matches, using up one of its answers.
-    private func takeStub(for request: HTTPRequest, in state: inout State) -> Responder? {
-        guard let index = state.stubs.lastIndex(where: { $0.matches(request) }) else { return nil }
-        let stub = state.stubs[index]
-        if let remaining = stub.remainingUses {
-            if remaining <= 1 {
-                state.stubs.remove(at: index)
-            } else {
-                state.stubs[index].remainingUses = remaining - 1
-            }
-        }
-        return stub.respond
     }
 
     /// Reads the request body in full, or reports why it cannot be read and returns `nil`.

@@ -24,9 +24,14 @@ extension MockTransport {
         _ comment: Comment? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
-        guard let message = verify(matcher, called: count) else { return true }
-        let prefix = comment.map { "\($0.rawValue): " } ?? ""
-        Issue.record(Comment(rawValue: prefix + message), sourceLocation: sourceLocation)
-        return false
+        recordIssue(verify(matcher, called: count), comment, sourceLocation)
     }
+}
+
+/// Records `message`, after `comment`, as an issue of the running test; `true` when there is none.
+func recordIssue(_ message: String?, _ comment: Comment?, _ sourceLocation: SourceLocation) -> Bool {
+    guard let message else { return true }
+    let prefix = comment.map { "\($0.rawValue): " } ?? ""
+    Issue.record(Comment(rawValue: prefix + message), sourceLocation: sourceLocation)
+    return false
 }

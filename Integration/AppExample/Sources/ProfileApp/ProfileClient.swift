@@ -5,41 +5,57 @@ import CourierSessionEngine
 import CourierTransport
 import FoundationEssentials
 
-/// The app's API client. It is handed a transport: the app passes `CurlTransport`, tests pass
-/// `MockTransport`, and everything in between (token, retries, redirects, JSON) is the real
-/// session pipeline either way.
+/// The app's API client. It calls whatever `HTTPSession` it is given: the app wires the real
+/// pipeline (token, retries, redirects, JSON) over `CurlTransport`, its pipeline tests pass
+/// `MockTransport` to the same wiring, and tests of the client's own logic pass `MockSession`.
 public final class ProfileClient: Sendable {
-    private let api: HTTPSessionManager
+    private let session: any HTTPSession
+    private let endSession: @Sendable () async -> Void
 
-    public init(
+    /// A client over `session`, which belongs to the caller (``shutdown()`` leaves it running).
+    public init(session: any HTTPSession) {
+        self.session = session
+        endSession = {}
+    }
+
+    /// The app's wiring: a session of its own on `transport`, with the token on every attempt,
+    /// the retry policy, and JSON request bodies.
+    public convenience init(
         baseURL: URL,
         token: String,
         transport: any HTTPTransport,
         retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         let interceptor = Interceptor(adapters: [BearerToken(token: token)], retriers: [retryPolicy])
-        api = HTTPSessionManager(
+        let api = HTTPSessionManager(
             baseURL: baseURL,
             session: SessionManager(transport: transport, interceptor: interceptor)
         )
         api.requestSerializer = JSONRequestSerializer()
+        self.init(session: api, endSession: api.shutdown)
+    }
+
+    private init(session: any HTTPSession, endSession: @escaping @Sendable () async -> Void) {
+        self.session = session
+        self.endSession = endSession
     }
 
     /// The signed-in user's profile (`GET me`).
     public func profile() async throws(ProfileError) -> Profile {
-        try await call { () throws(SessionError) in try await api.decodable(.get, "me", as: Profile.self) }
+        try await call { () throws(SessionError) in try await session.decodable(.get, "me", as: Profile.self) }
     }
 
     /// Renames the signed-in user (`PUT me` with `{"name": …}`) and returns the updated profile.
     public func rename(to name: String) async throws(ProfileError) -> Profile {
         try await call { () throws(SessionError) in
-            try await api.decodable(.put, "me", encoding: ["name": name], as: Profile.self)
+            try await session.decodable(.put, "me", encoding: ["name": name], as: Profile.self)
         }
     }
 
-    /// Ends the calls in flight; the transport belongs to whoever made it.
+    /// Ends the calls in flight of a session the client made; the transport belongs to whoever
+    /// made it.
     public func shutdown() async {
-        await api.shutdown()
+        await endSession()
     }
 
     private func call(
