@@ -169,7 +169,6 @@ let package = Package(
                 "Courier", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierSessionCore", "CourierSessionEngine", "CourierReachability",
                 "CourierReachabilityNetlink", "CourierImageCache", "CourierImageDecoding", "CourierImageDownloader",
-                "CourierHTTPCache",
             ],
             path: "Modules/CLI"
         ),
@@ -293,6 +292,16 @@ let package = Package(
                 "CourierCurl", "CourierHTTP", "CourierSessionCore", "CourierSessionEngine", "CourierTransport",
             ],
             path: "Integration/DownloadHelper"
+        ),
+        // The tour that ci/demo runs against the loopback servers (not a product): each step checks what
+        // the library returned, so the tour fails when the library regresses.
+        .executableTarget(
+            name: "CourierDemo",
+            dependencies: [
+                "CourierCurl", "CourierHTTP", "CourierHTTPCache", "CourierSerialization", "CourierSessionCore",
+                "CourierSessionEngine", "CourierTransport",
+            ],
+            path: "Integration/Demo"
         ),
         // The allocation-budget test's child process: it replaces malloc to count every allocation.
         .target(name: "CCourierAllocationCounter", path: "Integration/AllocationCounter"),

@@ -8,16 +8,12 @@
 /// ```
 /// courier POST https://httpbin.org/anything name=Ada age:=36
 /// courier -d -o big.iso https://example.com/big.iso --continue
-/// courier demo                                   # the tour (ci/demo runs it with the test servers)
 /// ```
 @main
 struct CourierCommand {
     /// Every reserved word. Other modules' commands (`image`, `reachability`) register here.
     static var registry: CommandRegistry {
         var registry = CommandRegistry()
-        registry.register("demo", summary: "a tour of Courier's modules, with real output (ci/demo)") { _ in
-            await Demo().run() == 0 ? 0 : 1
-        }
         registry.register("download", summary: "download URL --to FILE [--resume]: the older download command") {
             await CommandRunner.execute(DownloadCommand.self, $0)
         }

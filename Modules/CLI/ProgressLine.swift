@@ -1,14 +1,12 @@
 /// A progress line for a running transfer: bytes, percentage, rate and, while a known total is not
 /// reached, the time left.
 ///
-/// On a terminal it redraws one line in place (`\r`, at most ten times a second); elsewhere (a log,
-/// `ci/demo`'s output) it prints a line at each quarter, so the output stays short and readable.
+/// It redraws one line in place (`\r`, at most ten times a second), which only a terminal shows
+/// well: the commands draw it there, or where `--progress` asks for it.
 final class ProgressLine {
     enum Style {
         /// Redraw in place; for terminals.
         case live
-        /// One line per quarter of the total (or per 256 MiB when the total is unknown).
-        case milestones
         /// Print nothing.
         case off
     }
@@ -19,13 +17,12 @@ final class ProgressLine {
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private var lastDraw: ContinuousClock.Instant?
-    private var lastMilestone: Int64 = 0
     private var drewLive = false
     /// Bytes that were already there when the transfer started (a resumed download): they count
     /// towards the percentage but not the rate.
     var baseline: Int64 = 0
 
-    /// - Parameter write: Where the text goes (stderr for the commands, stdout for the demo).
+    /// - Parameter write: Where the text goes (stderr, so that the body on stdout stays clean).
     init(style: Style, label: String, write: @escaping (String) -> Void) {
         self.style = style
         self.label = label
@@ -43,12 +40,6 @@ final class ProgressLine {
             lastDraw = now
             drewLive = true
             write("\r\u{1B}[K" + text(completed: completed, total: total))
-        case .milestones:
-            let step: Int64 = total.map { Swift.max(1, $0 / 4) } ?? (256 << 20)
-            let milestone = completed / step
-            guard milestone > lastMilestone else { return }
-            lastMilestone = milestone
-            write(text(completed: completed, total: total) + "\n")
         }
     }
 
@@ -59,11 +50,6 @@ final class ProgressLine {
             return
         case .live:
             write("\r\u{1B}[K" + text(completed: completed, total: total) + "\n")
-        case .milestones:
-            let step: Int64 = total.map { Swift.max(1, $0 / 4) } ?? (256 << 20)
-            if completed / step > lastMilestone || completed == 0 {
-                write(text(completed: completed, total: total) + "\n")
-            }
         }
     }
 

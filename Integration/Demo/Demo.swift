@@ -1,6 +1,20 @@
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
 /// The tour: each step prints what it did and counts a failure when a result is not what Courier
 /// promises, so `ci/demo` fails loudly when the library regresses.
+///
+/// An executable of the integration folder, not a product: the loopback servers it needs come with
+/// the repository (`ci/demo` starts them), and `courier` keeps only what a user runs.
+@main
 struct Demo {
+    static func main() async {
+        // A closed stdout pipe (`ci/demo | head`) is a write error, not a silent death.
+        signal(SIGPIPE, SIG_IGN)
+        exit(await Demo().run() == 0 ? 0 : 1)
+    }
+
     func run() async -> Int {
         print("Courier demo: every value below was computed just now by the library.")
         var failures = 0

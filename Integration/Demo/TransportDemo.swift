@@ -11,7 +11,7 @@ internal import FoundationEssentials
 /// over HTTP/2 streamed and hashed chunk by chunk, its metrics, and connection reuse.
 ///
 /// The servers are found through the variables `ci/servers` writes (`TEST_HTTPS_URL`,
-/// `TEST_CA_FILE`, `TEST_WWW_DIR`); without them (`courier demo` run by hand) this part says how to
+/// `TEST_CA_FILE`, `TEST_WWW_DIR`); without them (`CourierDemo` run by hand) this part says how to
 /// run it and counts no failure.
 struct TransportDemo {
     static let bigFileSize: Int64 = 100 << 20
@@ -49,32 +49,24 @@ struct TransportDemo {
     private func streamedDownload(_ transport: CurlTransport, url: URL) async -> Int {
         var failures = 0
         DemoOutput.line("GET", url.absoluteString)
-        let live = isatty(STDOUT_FILENO) == 1
-        let progress = ProgressLine(style: live ? .live : .milestones, label: "progress") { text in
-            print(text, terminator: "")
-            fflush(nil)
-        }
+        var progress = DemoProgress(total: Self.bigFileSize)
         var hash = StreamHash()
         var chunks = 0
         var bytes: Int64 = 0
         var status: HTTPResponse?
         var metrics: TransferMetrics?
-        var total: Int64?
         for await event in transport.startTransfer(HTTPRequest(url: url)).events {
             switch event {
             case .response(let head):
                 status = head
-                total = head.expectedContentLength
             case .body(let chunk):
                 chunks += 1
                 bytes += Int64(chunk.count)
                 chunk.withUnsafeBytes { hash.update($0) }
-                progress.update(completed: bytes, total: total)
+                progress.update(completed: bytes)
             case .completed(let value):
-                progress.finish(completed: bytes, total: total)
                 metrics = value
             case .failed(let error):
-                progress.abandon()
                 return check(false, "download: \(error)")
             case .redirect, .uploadProgress, .downloadProgress:
                 continue
@@ -91,8 +83,38 @@ struct TransportDemo {
         failures += check(metrics.protocolVersion == .http2, "negotiated HTTP/2 over TLS")
         failures += check(bytes == Self.bigFileSize, "all \(Self.bigFileSize) bytes arrived")
         failures += check(hash.hex == expectedHash(), "the hash matches the served file")
-        print("  " + MetricsSummary.lines(metrics).joined(separator: "\n  "))
+        printMetrics(metrics)
         return failures
+    }
+
+    /// What libcurl measured for the download: phase times as offsets from the start of the
+    /// transfer, byte counts, and the connection that carried it.
+    private func printMetrics(_ metrics: TransferMetrics) {
+        var connection = metrics.reusedConnection ? "reused" : "new"
+        if let localPort = metrics.localPort { connection += ", local port \(localPort)" }
+        if let address = metrics.remoteAddress {
+            connection += " -> \(address)" + (metrics.remotePort.map { ":\($0)" } ?? "")
+        }
+        let rows = [
+            ("protocol", metrics.protocolVersion.map { "\($0)" } ?? "-"),
+            ("dns", DemoUnits.milliseconds(metrics.nameLookup)),
+            ("connect", DemoUnits.milliseconds(metrics.connect)),
+            ("tls", DemoUnits.milliseconds(metrics.tlsHandshake)),
+            ("first byte", DemoUnits.milliseconds(metrics.firstByte)),
+            ("total", DemoUnits.milliseconds(metrics.total)),
+            ("sent", "\(metrics.requestHeaderBytes) header bytes, \(metrics.requestBodyBytes) body bytes"),
+            (
+                "received",
+                "\(metrics.responseHeaderBytes) header bytes, \(metrics.responseBodyBytes) body bytes"
+                    + " (\(metrics.decodedBodyBytes) decoded)"
+            ),
+            ("rate", DemoUnits.rate(metrics.decodedBodyBytes, over: metrics.total) + " down"),
+            ("connection", connection),
+        ]
+        print("  metrics:")
+        for (label, value) in rows {
+            print("    " + label + String(repeating: " ", count: 14 - label.count) + value)
+        }
     }
 
     /// The hash of the file nginx serves, read from disk when `TEST_WWW_DIR` says where; the file
@@ -194,9 +216,9 @@ struct TransportDemo {
                     "\(result.response.status), \(result.body.count) bytes, "
                         + "\(metrics.reusedConnection ? "reused" : "new") connection, "
                         + "local port \(metrics.localPort.map(String.init) ?? "-"), "
-                        + "connect \(ByteFormatting.milliseconds(metrics.connect)), "
-                        + "TLS \(ByteFormatting.milliseconds(metrics.tlsHandshake)), "
-                        + "total \(ByteFormatting.milliseconds(metrics.total))"
+                        + "connect \(DemoUnits.milliseconds(metrics.connect)), "
+                        + "TLS \(DemoUnits.milliseconds(metrics.tlsHandshake)), "
+                        + "total \(DemoUnits.milliseconds(metrics.total))"
                 )
             }
             failures += check(!first.metrics.reusedConnection, "the first request opens a connection")

@@ -84,7 +84,7 @@ struct SessionDemo {
         else { return check(false, "resume data after cancelling: \(String(describing: stopped.error))") }
         DemoOutput.line(
             "cancelled",
-            "\(ByteFormatting.size(decoded.offset)) on disk, resume data \(encoded.count) bytes (ETag \(decoded.entityTag ?? "-"))"
+            "\(DemoUnits.mebibytes(decoded.offset)) on disk, resume data \(encoded.count) bytes (ETag \(decoded.entityTag ?? "-"))"
         )
         let target = "/tmp/courier-demo-\(getpid()).bin"
         defer { unlink(target) }
