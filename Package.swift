@@ -312,6 +312,16 @@ let package = Package(
             ],
             path: "Integration/AllocationHelper"
         ),
+        // The thread census test's child process: starts what a running client starts and lists its
+        // threads by name, away from the test runner's own threads.
+        .executableTarget(
+            name: "CourierThreadCensus",
+            dependencies: [
+                "Courier", "CourierCurl", "CourierImageCache", "CourierImageDownloader", "CourierReachability",
+                "CourierReachabilityNetlink", "CourierSessionEngine",
+            ],
+            path: "Integration/ThreadCensus"
+        ),
         .testTarget(
             name: "CourierIntegrationTests",
             dependencies: [

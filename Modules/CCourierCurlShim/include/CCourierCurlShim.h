@@ -5,6 +5,7 @@
 #define COURIER_CURL_SHIM_H
 
 #include <curl/curl.h>
+#include <pthread.h>
 
 #pragma clang assume_nonnull begin
 
@@ -38,6 +39,10 @@ CURLcode courier_curl_easy_getinfo_slist(CURL *handle, CURLINFO info, struct cur
 
 CURLMcode courier_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLSHcode courier_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
+
+/// Names the loop thread. glibc declares it only under `_GNU_SOURCE`, which Swift's importer does not
+/// define; every glibc since 2.12 has it.
+int pthread_setname_np(pthread_t thread, const char *name);
 
 extern const long courier_curl_pause_all;
 extern const long courier_curl_pause_recv;
