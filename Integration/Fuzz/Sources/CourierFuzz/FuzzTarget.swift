@@ -1,7 +1,6 @@
 import CourierHTTP
 import CourierImageDecoding
 import CourierSerialization
-import CourierSessionEngine
 import FoundationEssentials
 
 @testable import CourierCurl
@@ -129,7 +128,7 @@ extension FuzzTarget {
         let base = String(decoding: data[..<split], as: UTF8.self)
         let reference = String(decoding: data[split...].dropFirst(), as: UTF8.self)
         guard let baseURL = URL(string: base) else { return }
-        _ = HTTPSessionManager.resolve(reference, against: HTTPSessionManager.normalised(baseURL))
+        _ = URLResolution.resolve(reference, against: URLResolution.normalisedBase(baseURL))
     }
 
     /// Header validation: name and value split at the first NUL (CR, LF and NUL in a value, and
