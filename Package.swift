@@ -36,12 +36,13 @@ let package = Package(
         // `-DCOURIER_TSAN_LOCK` it is a pthread mutex, which ThreadSanitizer can see (ci/sanitize thread).
         module("CourierLocking", folder: "Locking"),
         module("CourierHTTP", folder: "HTTP"),
-        module("CourierSerialization", folder: "Serialization", ["CourierHTTP"]),
-        module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
+        module("CourierSerialization", folder: "Serialization", ["CourierLocking", "CourierHTTP"]),
+        module("CourierTransport", folder: "Transport", ["CourierLocking", "CourierHTTP"]),
         module(
             "CourierTesting",
             folder: "Testing",
             [
+                "CourierLocking",
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability", "CourierSecurity",
                 "CourierSessionCore", "CourierImageCache",
             ]
@@ -53,7 +54,10 @@ let package = Package(
         module(
             "CourierSessionCore",
             folder: "SessionCore",
-            ["CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability", "CourierSecurity"]
+            [
+                "CourierLocking", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability",
+                "CourierSecurity",
+            ]
         ),
         // The diagnostics seam: no dependencies, so any layer can emit through it.
         module("CourierDiagnostics", folder: "Diagnostics"),
@@ -62,14 +66,21 @@ let package = Package(
         module("CourierSerializationXML", folder: "SerializationXML", ["CourierHTTP", "CourierSerialization"]),
         // Reachability on rtnetlink: the kernel headers only, no C library linked.
         .systemLibrary(name: "CCourierNetlink", path: "Modules/CCourierNetlink"),
-        module("CourierReachability", folder: "Reachability", ["CCourierNetlink", "CourierDiagnostics"]),
-        module("CourierDiskCache", folder: "DiskCache"),
-        module("CourierImageCache", folder: "ImageCache", ["CourierHTTP", "CourierDiskCache"]),
+        module(
+            "CourierReachability",
+            folder: "Reachability",
+            ["CourierLocking", "CCourierNetlink", "CourierDiagnostics"]
+        ),
+        module("CourierDiskCache", folder: "DiskCache", ["CourierLocking"]),
+        module("CourierImageCache", folder: "ImageCache", ["CourierLocking", "CourierHTTP", "CourierDiskCache"]),
         // The HTTP cache (RFC 9111) behind the session's cache seam, on the shared disk byte store.
         module(
             "CourierHTTPCache",
             folder: "HTTPCache",
-            ["CourierHTTP", "CourierTransport", "CourierSessionCore", "CourierDiskCache", "CourierDiagnostics"]
+            [
+                "CourierLocking", "CourierHTTP", "CourierTransport", "CourierSessionCore", "CourierDiskCache",
+                "CourierDiagnostics",
+            ]
         ),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
@@ -83,7 +94,7 @@ let package = Package(
         module(
             "CourierSecurityOpenSSL",
             folder: "SecurityOpenSSL",
-            ["CourierSecurity", "CCourierOpenSSL", "CCourierOpenSSLShim"]
+            ["CourierLocking", "CourierSecurity", "CCourierOpenSSL", "CCourierOpenSSLShim"]
         ),
 
         // MARK: libcurl backend (leaf: the only targets that link libcurl)
@@ -99,6 +110,7 @@ let package = Package(
             "CourierCurl",
             folder: "Curl",
             [
+                "CourierLocking",
                 "CourierHTTP", "CourierTransport", "CourierSecurity", "CourierDiagnostics", "CCourierCurl",
                 "CCourierCurlShim",
             ]
@@ -132,7 +144,10 @@ let package = Package(
         module(
             "CourierImageDownloader",
             folder: "ImageDownloader",
-            ["CourierHTTP", "CourierSessionCore", "CourierTransport", "CourierImageCache", "CourierImageDecoding"]
+            [
+                "CourierLocking", "CourierHTTP", "CourierSessionCore", "CourierTransport", "CourierImageCache",
+                "CourierImageDecoding",
+            ]
         ),
 
         // MARK: The composition root: the one library module that names the backends.
@@ -140,6 +155,7 @@ let package = Package(
             "Courier",
             folder: "Courier",
             [
+                "CourierLocking",
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierSessionCore", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierCurl", "CourierHTTPCache",
             ]
@@ -149,6 +165,7 @@ let package = Package(
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
+                "CourierLocking",
                 "Courier", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierSessionCore", "CourierReachability", "CourierImageCache",
                 "CourierImageDecoding", "CourierImageDownloader", "CourierHTTPCache",
@@ -161,28 +178,37 @@ let package = Package(
         // the unit and integration tests (not a product).
         .target(
             name: "CourierTestSupport",
-            dependencies: ["CourierDiagnostics", "CourierSerialization"],
+            dependencies: ["CourierLocking", "CourierDiagnostics", "CourierSerialization"],
             path: "Tests/CourierTestSupport"
         ),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
-        .testTarget(name: "CourierSerializationTests", dependencies: ["CourierSerialization", "CourierTestSupport"]),
+        .testTarget(
+            name: "CourierSerializationTests",
+            dependencies: ["CourierLocking", "CourierSerialization", "CourierTestSupport"]
+        ),
         .testTarget(
             name: "CourierSerializationXMLTests",
             dependencies: ["CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTestSupport"]
         ),
-        .testTarget(name: "CourierTransportTests", dependencies: ["CourierHTTP", "CourierTransport"]),
+        .testTarget(
+            name: "CourierTransportTests",
+            dependencies: ["CourierLocking", "CourierHTTP", "CourierTransport"]
+        ),
         .testTarget(
             name: "CourierTestingTests",
             dependencies: [
+                "CourierLocking",
                 "CourierHTTP", "CourierTransport", "CourierTesting", "CourierTestingExpectations", "CourierSecurity",
                 "CourierSessionCore", "CourierSerialization", "CourierImageCache",
             ]
         ),
-        .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity"]),
+        .testTarget(name: "CourierSecurityTests", dependencies: ["CourierLocking", "CourierSecurity"]),
         .testTarget(name: "CourierDiagnosticsTests", dependencies: ["CourierDiagnostics", "CourierTestSupport"]),
         .testTarget(
             name: "CourierSecurityOpenSSLTests",
-            dependencies: ["CourierSecurity", "CourierSecurityOpenSSL", "CCourierOpenSSL", "CCourierOpenSSLShim"],
+            dependencies: [
+                "CourierLocking", "CourierSecurity", "CourierSecurityOpenSSL", "CCourierOpenSSL", "CCourierOpenSSLShim",
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -194,16 +220,20 @@ let package = Package(
         .testTarget(
             name: "CourierSessionCoreTests",
             dependencies: [
+                "CourierLocking",
                 "CourierSessionCore", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierTesting",
                 "CourierSecurity", "CourierTestSupport",
             ]
         ),
         .testTarget(
             name: "CourierReachabilityTests",
-            dependencies: ["CourierReachability", "CourierTesting", "CourierTestSupport"]
+            dependencies: ["CourierLocking", "CourierReachability", "CourierTesting", "CourierTestSupport"]
         ),
 
-        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTesting", "CourierTestSupport"]),
+        .testTarget(
+            name: "CourierTests",
+            dependencies: ["CourierLocking", "Courier", "CourierTesting", "CourierTestSupport"]
+        ),
 
         .testTarget(name: "CourierDiskCacheTests", dependencies: ["CourierDiskCache", "CourierTestSupport"]),
         .testTarget(
@@ -215,7 +245,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierImageCacheTests",
-            dependencies: ["CourierImageCache", "CourierHTTP", "CourierDiskCache", "CourierTestSupport"]
+            dependencies: [
+                "CourierLocking", "CourierImageCache", "CourierHTTP", "CourierDiskCache", "CourierTestSupport",
+            ]
         ),
         .testTarget(
             name: "CourierImageDecodingTests",
@@ -228,6 +260,7 @@ let package = Package(
         .testTarget(
             name: "CourierImageDownloaderTests",
             dependencies: [
+                "CourierLocking",
                 "CourierImageDownloader", "CourierImageCache", "CourierImageDecoding", "CourierHTTP",
                 "CourierSessionCore", "CourierTransport", "CourierTesting",
             ]
@@ -235,6 +268,7 @@ let package = Package(
         .testTarget(
             name: "CourierHTTPCacheTests",
             dependencies: [
+                "CourierLocking",
                 "CourierHTTPCache", "CourierSessionCore", "CourierHTTP", "CourierTransport", "CourierTesting",
                 "CourierDiskCache", "CourierTestSupport", "CourierSerialization", "CourierDiagnostics",
             ]
@@ -257,7 +291,7 @@ let package = Package(
         // A child process for the resumable-download tests: cancelled, killed and resumed across processes.
         .executableTarget(
             name: "CourierDownloadHelper",
-            dependencies: ["CourierCurl", "CourierHTTP", "CourierSessionCore", "CourierTransport"],
+            dependencies: ["CourierLocking", "CourierCurl", "CourierHTTP", "CourierSessionCore", "CourierTransport"],
             path: "Integration/DownloadHelper"
         ),
         // The allocation-budget test's child process: it replaces malloc to count every allocation.
@@ -272,6 +306,7 @@ let package = Package(
         .testTarget(
             name: "CourierIntegrationTests",
             dependencies: [
+                "CourierLocking",
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierTestSupport",
                 "CourierRequestCompression", "Courier", "CourierImageDownloader", "CourierImageDecoding",

@@ -1,12 +1,12 @@
 import CourierCurl
 import CourierHTTP
+import CourierLocking
 import CourierSecurity
 import CourierSecurityOpenSSL
 import CourierSerialization
 import CourierSessionCore
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 /// AFNetworking's manager-level hooks, the response disposition, streamed bodies and the security
@@ -17,7 +17,7 @@ import Testing
 
     /// Keeps every event, in order.
     final class Recorder: EventMonitor {
-        let events = Mutex<[SessionEvent]>([])
+        let events = Lock<[SessionEvent]>([])
         func session(_ session: SessionManager, didReceive event: SessionEvent) {
             events.withLock { $0.append(event) }
         }

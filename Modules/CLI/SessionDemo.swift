@@ -1,10 +1,10 @@
 internal import CourierCurl
 internal import CourierHTTP
+internal import CourierLocking
 internal import CourierSerialization
 internal import CourierSessionCore
 internal import CourierTransport
 internal import FoundationEssentials
-internal import Synchronization
 
 #if canImport(Glibc)
     internal import Glibc
@@ -136,7 +136,7 @@ struct SessionDemo {
 
 /// Lets the progress closure reach the task it belongs to (set right after the task is made).
 private final class TaskBox: Sendable {
-    private let stored = Mutex<SessionTask?>(nil)
+    private let stored = Lock<SessionTask?>(nil)
 
     var task: SessionTask? {
         get { stored.withLock { $0 } }

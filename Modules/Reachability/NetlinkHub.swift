@@ -1,7 +1,7 @@
 internal import CCourierNetlink
 internal import CourierDiagnostics
+internal import CourierLocking
 internal import Glibc
-internal import Synchronization
 
 /// The process's one netlink monitor: a dedicated thread with one `NETLINK_ROUTE` socket, shared by
 /// every ``NetlinkReachabilityMonitor`` that is monitoring.
@@ -31,7 +31,7 @@ final class NetlinkHub: Sendable {
     /// How long to wait before asking again when the kernel did not answer a dump.
     static let retryDelay = Duration.seconds(1)
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     func subscribe(_ subscriber: NetlinkSubscriber) -> Int {
         let (id, failure) = state.withLock { state -> (Int, String?) in

@@ -1,5 +1,5 @@
 public import CourierHTTP
-internal import Synchronization
+internal import CourierLocking
 
 /// A credential an ``AuthenticationInterceptor`` applies and refreshes, such as an OAuth token.
 public protocol AuthenticationCredential: Sendable {
@@ -106,7 +106,7 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
 
     private let authenticator: AuthenticatorType
     private let window: RefreshWindow
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// Creates the interceptor.
     ///
@@ -121,7 +121,7 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
     ) {
         self.authenticator = authenticator
         window = refreshWindow
-        state = Mutex(State(credential: credential))
+        state = Lock(State(credential: credential))
     }
 
     /// How many requests are waiting for the refresh under way: for tests that must reach the

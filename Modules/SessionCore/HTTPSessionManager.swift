@@ -1,9 +1,9 @@
 public import CourierHTTP
+internal import CourierLocking
 public import CourierSerialization
 public import CourierTransport
 internal import Dispatch
 public import FoundationEssentials
-internal import Synchronization
 
 /// AFNetworking's `AFHTTPSessionManager`: a session with a base URL, a request serializer and a
 /// response serializer, and one call per HTTP verb.
@@ -32,7 +32,7 @@ public final class HTTPSessionManager: Sendable {
         var response: JSONResponseSerializer
     }
 
-    private let serializers: Mutex<Serializers>
+    private let serializers: Lock<Serializers>
 
     /// Creates a manager.
     ///
@@ -46,7 +46,7 @@ public final class HTTPSessionManager: Sendable {
     public init(baseURL: URL?, session: SessionManager) {
         self.baseURL = baseURL.map(Self.normalised)
         self.session = session
-        serializers = Mutex(Serializers(request: HTTPRequestSerializer(), response: JSONResponseSerializer()))
+        serializers = Lock(Serializers(request: HTTPRequestSerializer(), response: JSONResponseSerializer()))
     }
 
     /// Ends the session's tasks and, when the session made its transport through a factory, the

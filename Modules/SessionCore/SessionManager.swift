@@ -1,4 +1,5 @@
 public import CourierHTTP
+internal import CourierLocking
 public import CourierSerialization
 public import CourierTransport
 public import Dispatch
@@ -52,7 +53,7 @@ public final class SessionManager: Sendable {
         var observations: [Task<Void, Never>] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     /// Whether monitors or streams listen, readable without the lock.
     let listeners: EventListeners
 
@@ -123,7 +124,7 @@ public final class SessionManager: Sendable {
         redirectHandler: any RedirectHandling,
         eventMonitors: [any EventMonitor]
     ) {
-        state = Mutex(State(transport: transport))
+        state = Lock(State(transport: transport))
         self.makeTransport = makeTransport
         self.configuration = configuration
         self.interceptor = interceptor
@@ -571,7 +572,7 @@ extension SessionError {
 
 /// Hands one value from a completion callback to one awaiting caller.
 final class CompletionBox<Value: Sendable>: Sendable {
-    private let state = Mutex<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
+    private let state = Lock<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
 
     func deliver(_ value: Value) {
         let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
