@@ -282,6 +282,10 @@ let package = Package(
             dependencies: ["CourierReachability", "CourierDiagnostics"],
             path: "Integration/ReachabilityWatch"
         ),
+        // ThreadSanitizer's canary and planted race on CourierLocking's Lock, which ci/sanitize thread
+        // runs before the suites. Here rather than in Integration/Sanitize: Lock is package API, and
+        // package access does not reach a nested package.
+        .executableTarget(name: "CourierLockCanary", dependencies: ["CourierLocking"], path: "Integration/LockCanary"),
         // A child process for the disk cache's cross-process and environment tests.
         .executableTarget(
             name: "CourierCacheHelper",
