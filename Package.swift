@@ -34,13 +34,17 @@ let package = Package(
     ],
     targets: [
         // MARK: Pure-Swift layers: they link no C library.
+        // The lock all shared state sits behind (not a product: its `Lock` is package API). Built with
+        // `-DCOURIER_TSAN_LOCK` it is a pthread mutex, which ThreadSanitizer can see (ci/sanitize thread).
+        module("CourierLocking", folder: "Locking"),
         module("CourierHTTP", folder: "HTTP"),
-        module("CourierSerialization", folder: "Serialization", ["CourierHTTP"]),
-        module("CourierTransport", folder: "Transport", ["CourierHTTP"]),
+        module("CourierSerialization", folder: "Serialization", ["CourierLocking", "CourierHTTP"]),
+        module("CourierTransport", folder: "Transport", ["CourierLocking", "CourierHTTP"]),
         module(
             "CourierTesting",
             folder: "Testing",
             [
+                "CourierLocking",
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability", "CourierSecurity",
                 "CourierSessionCore", "CourierImageCache",
             ]
@@ -53,7 +57,10 @@ let package = Package(
         module(
             "CourierSessionCore",
             folder: "SessionCore",
-            ["CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability", "CourierSecurity"]
+            [
+                "CourierLocking", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability",
+                "CourierSecurity",
+            ]
         ),
         // The diagnostics seam: no dependencies, so any layer can emit through it.
         module("CourierDiagnostics", folder: "Diagnostics"),
@@ -61,14 +68,17 @@ let package = Package(
         // MARK: XML: FoundationXML links libxml2 and full Foundation, so it stays out of CourierSerialization.
         module("CourierSerializationXML", folder: "SerializationXML", ["CourierHTTP", "CourierSerialization"]),
         // Reachability's interface: the monitor protocol, AFNetworking's statuses, path values.
-        module("CourierReachability", folder: "Reachability"),
-        module("CourierDiskCache", folder: "DiskCache"),
-        module("CourierImageCache", folder: "ImageCache", ["CourierHTTP", "CourierDiskCache"]),
+        module("CourierReachability", folder: "Reachability", ["CourierLocking"]),
+        module("CourierDiskCache", folder: "DiskCache", ["CourierLocking"]),
+        module("CourierImageCache", folder: "ImageCache", ["CourierLocking", "CourierHTTP", "CourierDiskCache"]),
         // The HTTP cache (RFC 9111) behind the session's cache seam, on the shared disk byte store.
         module(
             "CourierHTTPCache",
             folder: "HTTPCache",
-            ["CourierHTTP", "CourierTransport", "CourierSessionCore", "CourierDiskCache", "CourierDiagnostics"]
+            [
+                "CourierLocking", "CourierHTTP", "CourierTransport", "CourierSessionCore", "CourierDiskCache",
+                "CourierDiagnostics",
+            ]
         ),
 
         // MARK: Engines: leaves that only the composition root, the CLI, apps and tests name.
@@ -77,6 +87,7 @@ let package = Package(
             "CourierSessionEngine",
             folder: "SessionEngine",
             [
+                "CourierLocking",
                 "CourierSessionCore", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability",
                 "CourierSecurity",
             ]
@@ -86,7 +97,7 @@ let package = Package(
         module(
             "CourierReachabilityNetlink",
             folder: "ReachabilityNetlink",
-            ["CourierReachability", "CCourierNetlink", "CourierDiagnostics"]
+            ["CourierLocking", "CourierReachability", "CCourierNetlink", "CourierDiagnostics"]
         ),
 
         // MARK: Backends: the only targets that link OpenSSL or libcurl.
@@ -100,7 +111,7 @@ let package = Package(
         module(
             "CourierSecurityOpenSSL",
             folder: "SecurityOpenSSL",
-            ["CourierSecurity", "CCourierOpenSSL", "CCourierOpenSSLShim"]
+            ["CourierLocking", "CourierSecurity", "CCourierOpenSSL", "CCourierOpenSSLShim"]
         ),
 
         // MARK: libcurl backend (leaf: the only targets that link libcurl)
@@ -116,6 +127,7 @@ let package = Package(
             "CourierCurl",
             folder: "Curl",
             [
+                "CourierLocking",
                 "CourierHTTP", "CourierTransport", "CourierSecurity", "CourierDiagnostics", "CCourierCurl",
                 "CCourierCurlShim",
             ]
@@ -149,7 +161,10 @@ let package = Package(
         module(
             "CourierImageDownloader",
             folder: "ImageDownloader",
-            ["CourierHTTP", "CourierSessionCore", "CourierTransport", "CourierImageCache", "CourierImageDecoding"]
+            [
+                "CourierLocking", "CourierHTTP", "CourierSessionCore", "CourierTransport", "CourierImageCache",
+                "CourierImageDecoding",
+            ]
         ),
 
         // MARK: The composition root: the one library module that names the backends.
@@ -157,6 +172,7 @@ let package = Package(
             "Courier",
             folder: "Courier",
             [
+                "CourierLocking",
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierSessionCore", "CourierSessionEngine",
                 "CourierSecurity", "CourierSecurityOpenSSL", "CourierCurl", "CourierHTTPCache", "CourierReachability",
             ]
@@ -166,6 +182,7 @@ let package = Package(
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
+                "CourierLocking",
                 "Courier", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierSessionCore", "CourierSessionEngine", "CourierReachability",
                 "CourierReachabilityNetlink", "CourierImageCache", "CourierImageDecoding", "CourierImageDownloader",
@@ -178,28 +195,37 @@ let package = Package(
         // the unit and integration tests (not a product).
         .target(
             name: "CourierTestSupport",
-            dependencies: ["CourierDiagnostics", "CourierSerialization"],
+            dependencies: ["CourierLocking", "CourierDiagnostics", "CourierSerialization"],
             path: "Tests/CourierTestSupport"
         ),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
-        .testTarget(name: "CourierSerializationTests", dependencies: ["CourierSerialization", "CourierTestSupport"]),
+        .testTarget(
+            name: "CourierSerializationTests",
+            dependencies: ["CourierLocking", "CourierSerialization", "CourierTestSupport"]
+        ),
         .testTarget(
             name: "CourierSerializationXMLTests",
             dependencies: ["CourierHTTP", "CourierSerialization", "CourierSerializationXML", "CourierTestSupport"]
         ),
-        .testTarget(name: "CourierTransportTests", dependencies: ["CourierHTTP", "CourierTransport"]),
+        .testTarget(
+            name: "CourierTransportTests",
+            dependencies: ["CourierLocking", "CourierHTTP", "CourierTransport"]
+        ),
         .testTarget(
             name: "CourierTestingTests",
             dependencies: [
+                "CourierLocking",
                 "CourierHTTP", "CourierTransport", "CourierTesting", "CourierTestingExpectations", "CourierSecurity",
                 "CourierSessionCore", "CourierSessionEngine", "CourierSerialization", "CourierImageCache",
             ]
         ),
-        .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity"]),
+        .testTarget(name: "CourierSecurityTests", dependencies: ["CourierLocking", "CourierSecurity"]),
         .testTarget(name: "CourierDiagnosticsTests", dependencies: ["CourierDiagnostics", "CourierTestSupport"]),
         .testTarget(
             name: "CourierSecurityOpenSSLTests",
-            dependencies: ["CourierSecurity", "CourierSecurityOpenSSL", "CCourierOpenSSL", "CCourierOpenSSLShim"],
+            dependencies: [
+                "CourierLocking", "CourierSecurity", "CourierSecurityOpenSSL", "CCourierOpenSSL", "CCourierOpenSSLShim",
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -211,6 +237,7 @@ let package = Package(
         .testTarget(
             name: "CourierSessionCoreTests",
             dependencies: [
+                "CourierLocking",
                 "CourierSessionCore", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierTesting",
                 "CourierTestSupport",
             ]
@@ -218,22 +245,27 @@ let package = Package(
         .testTarget(
             name: "CourierSessionEngineTests",
             dependencies: [
+                "CourierLocking",
                 "CourierSessionEngine", "CourierSessionCore", "CourierHTTP", "CourierSerialization", "CourierTransport",
                 "CourierTesting", "CourierSecurity", "CourierReachability", "CourierTestSupport",
             ]
         ),
         .testTarget(
             name: "CourierReachabilityTests",
-            dependencies: ["CourierReachability", "CourierTesting", "CourierTestSupport"]
+            dependencies: ["CourierLocking", "CourierReachability", "CourierTesting", "CourierTestSupport"]
         ),
         .testTarget(
             name: "CourierReachabilityNetlinkTests",
             dependencies: [
+                "CourierLocking",
                 "CourierReachabilityNetlink", "CourierReachability", "CourierDiagnostics", "CourierTestSupport",
             ]
         ),
 
-        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTesting", "CourierTestSupport"]),
+        .testTarget(
+            name: "CourierTests",
+            dependencies: ["CourierLocking", "Courier", "CourierTesting", "CourierTestSupport"]
+        ),
 
         .testTarget(name: "CourierDiskCacheTests", dependencies: ["CourierDiskCache", "CourierTestSupport"]),
         .testTarget(
@@ -245,7 +277,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierImageCacheTests",
-            dependencies: ["CourierImageCache", "CourierHTTP", "CourierDiskCache", "CourierTestSupport"]
+            dependencies: [
+                "CourierLocking", "CourierImageCache", "CourierHTTP", "CourierDiskCache", "CourierTestSupport",
+            ]
         ),
         .testTarget(
             name: "CourierImageDecodingTests",
@@ -258,6 +292,7 @@ let package = Package(
         .testTarget(
             name: "CourierImageDownloaderTests",
             dependencies: [
+                "CourierLocking",
                 "CourierImageDownloader", "CourierImageCache", "CourierImageDecoding", "CourierHTTP",
                 "CourierSessionCore", "CourierSessionEngine", "CourierTransport", "CourierTesting",
             ]
@@ -265,6 +300,7 @@ let package = Package(
         .testTarget(
             name: "CourierHTTPCacheTests",
             dependencies: [
+                "CourierLocking",
                 "CourierHTTPCache", "CourierSessionCore", "CourierSessionEngine", "CourierHTTP", "CourierTransport",
                 "CourierTesting", "CourierDiskCache", "CourierTestSupport", "CourierSerialization",
                 "CourierDiagnostics",
@@ -279,6 +315,10 @@ let package = Package(
             dependencies: ["CourierReachability", "CourierReachabilityNetlink", "CourierDiagnostics"],
             path: "Integration/ReachabilityWatch"
         ),
+        // ThreadSanitizer's canary and planted race on CourierLocking's Lock, which ci/sanitize thread
+        // runs before the suites. Here rather than in Integration/Sanitize: Lock is package API, and
+        // package access does not reach a nested package.
+        .executableTarget(name: "CourierLockCanary", dependencies: ["CourierLocking"], path: "Integration/LockCanary"),
         // A child process for the disk cache's cross-process and environment tests.
         .executableTarget(
             name: "CourierCacheHelper",
@@ -289,6 +329,7 @@ let package = Package(
         .executableTarget(
             name: "CourierDownloadHelper",
             dependencies: [
+                "CourierLocking",
                 "CourierCurl", "CourierHTTP", "CourierSessionCore", "CourierSessionEngine", "CourierTransport",
             ],
             path: "Integration/DownloadHelper"
@@ -298,6 +339,7 @@ let package = Package(
         .executableTarget(
             name: "CourierDemo",
             dependencies: [
+                "CourierLocking",
                 "CourierCurl", "CourierHTTP", "CourierHTTPCache", "CourierSerialization", "CourierSessionCore",
                 "CourierSessionEngine", "CourierTransport",
             ],
@@ -325,6 +367,7 @@ let package = Package(
         .testTarget(
             name: "CourierIntegrationTests",
             dependencies: [
+                "CourierLocking",
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierSessionEngine",
                 "CourierReachability", "CourierReachabilityNetlink", "CourierTestSupport",

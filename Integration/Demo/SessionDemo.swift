@@ -1,11 +1,11 @@
 internal import CourierCurl
 internal import CourierHTTP
+internal import CourierLocking
 internal import CourierSerialization
 internal import CourierSessionCore
 internal import CourierSessionEngine
 internal import CourierTransport
 internal import FoundationEssentials
-internal import Synchronization
 
 #if canImport(Glibc)
     internal import Glibc
@@ -137,7 +137,7 @@ struct SessionDemo {
 
 /// Lets the progress closure reach the task it belongs to (set right after the task is made).
 private final class TaskBox: Sendable {
-    private let stored = Mutex<SessionTask?>(nil)
+    private let stored = Lock<SessionTask?>(nil)
 
     var task: SessionTask? {
         get { stored.withLock { $0 } }

@@ -1,10 +1,10 @@
 import CourierCurl
 import CourierHTTP
+import CourierLocking
 import CourierSessionCore
 import CourierSessionEngine
 import CourierTransport
 import Foundation
-import Synchronization
 
 // A child process for the resumable-download tests: each run is one process's share of a download,
 // so that resuming has to go through what the disk holds, never through memory.
@@ -43,7 +43,7 @@ func download(
     onProgress: @escaping @Sendable (TransferProgress, SessionTask) -> Void
 ) async -> DownloadResponse {
     let (responses, delivered) = AsyncStream<DownloadResponse>.makeStream()
-    let started = Mutex<SessionTask?>(nil)
+    let started = Lock<SessionTask?>(nil)
     let task = session.downloadTask(
         with: HTTPRequest(url: url),
         options: options,

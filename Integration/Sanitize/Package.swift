@@ -9,7 +9,8 @@ let rootIdentity = root.lastPathComponent.lowercased()
 
 // The programs `ci/sanitize` runs under a sanitizer (passed on its command line to every module):
 // the transfer stress for LeakSanitizer and the descriptor count, and the planted faults that prove
-// each sanitizer is really on.
+// AddressSanitizer and LeakSanitizer are really on (ThreadSanitizer's is the root package's
+// CourierLockCanary, which needs CourierLocking's package API).
 let package = Package(
     name: "CourierSanitize",
     dependencies: [.package(path: root.path)],

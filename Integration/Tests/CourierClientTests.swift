@@ -1,9 +1,9 @@
 import Courier
 import CourierCurl
 import CourierDiagnostics
+import CourierLocking
 import CourierTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// The composition root over libcurl and the loopback servers: what `CourierClient()` does out of
@@ -125,7 +125,7 @@ import Testing
         let h2 = try #require(CurlTestServers.h2)
         let loopThreads = LoopThreadRecorder()
         let done = CompletionSignal()
-        let status = Mutex<Int?>(nil)
+        let status = Lock<Int?>(nil)
         var client: CourierClient? = try Self.client(h2) { configuration in
             // The trust evaluation is reported from inside the handshake, on the loop thread: the
             // recorder learns that thread's id from it.
@@ -153,7 +153,7 @@ import Testing
 
 /// Remembers the `/proc/self/task/<tid>` folder of the thread that emits diagnostics.
 final class LoopThreadRecorder: DiagnosticHandler {
-    private let threads = Mutex<[String]>([])
+    private let threads = Lock<[String]>([])
 
     var minimumLevel: DiagnosticLevel { .info }
 

@@ -1,5 +1,6 @@
 import CourierCurl
 import CourierHTTP
+import CourierLocking
 import CourierTransport
 import Foundation
 import Synchronization
@@ -7,7 +8,7 @@ import Testing
 
 /// Threads (`pthread_self()`) seen by a consumer, collected across tasks.
 final class ThreadLog: Sendable {
-    private let ids = Mutex<Set<UInt>>([])
+    private let ids = Lock<Set<UInt>>([])
 
     func note() { ids.withLock { _ = $0.insert(UInt(pthread_self())) } }
     var seen: Set<UInt> { ids.withLock { $0 } }

@@ -1,10 +1,10 @@
 import CourierCurl
 import CourierHTTP
+import CourierLocking
 import CourierSecurity
 import CourierSecurityOpenSSL
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 /// Wraps an evaluator and keeps what it saw of every handshake, with its decision.
@@ -19,7 +19,7 @@ final class RecordingTrustEvaluator: ServerTrustEvaluating {
     }
 
     let inner: any ServerTrustEvaluating
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Lock<[Entry]>([])
 
     init(_ inner: any ServerTrustEvaluating) { self.inner = inner }
 

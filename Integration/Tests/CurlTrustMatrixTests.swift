@@ -1,10 +1,10 @@
 import CourierCurl
 import CourierHTTP
+import CourierLocking
 import CourierSecurity
 import CourierSecurityOpenSSL
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 /// The trust matrix over the fixed test PKI (root → intermediate → leaf, `ci/make-test-pki`), served
@@ -204,7 +204,7 @@ import Testing
         // With a policy that accepts the first handshake and rejects every later one, the second
         // connection gets a full handshake (the hook turns session resumption off), the evaluator is
         // asked again and refuses, and no request byte is sent.
-        let handshakes = Mutex(0)
+        let handshakes = Lock(0)
         let acceptOnce = ClosureTrustEvaluator { _ in
             handshakes.withLock { count in
                 count += 1

@@ -2,10 +2,10 @@ import CourierCurl
 import CourierHTTP
 import CourierImageCache
 import CourierImageDownloader
+import CourierLocking
 import CourierSessionCore
 import CourierSessionEngine
 import Foundation
-import Synchronization
 import Testing
 
 /// Counts the session's transfers (one `requestStarted` per request sent) and lets a test wait
@@ -16,7 +16,7 @@ final class TransferLog: EventMonitor {
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     func session(_ session: any HTTPSession, didReceive event: SessionEvent) {
         guard event.kind == .requestStarted || event.kind == .taskCompleted else { return }
@@ -51,9 +51,9 @@ final class TransferLog: EventMonitor {
 
 /// What the callbacks of a test saw.
 final class Tally: Sendable {
-    let images = Mutex<[PixelImage]>([])
-    let receipts = Mutex(0)
-    let failure = Mutex<ImageDownloadError?>(nil)
+    let images = Lock<[PixelImage]>([])
+    let receipts = Lock(0)
+    let failure = Lock<ImageDownloadError?>(nil)
 }
 
 /// The image downloader through the real session, libcurl and the loopback nginx, which serves

@@ -1,10 +1,10 @@
+import CourierLocking
 import Foundation
-import Synchronization
 
 /// Splits a child's output into lines as chunks arrive from its pipe's reading thread, keeping the
 /// unfinished last line for the next chunk.
 final class LineAccumulator: Sendable {
-    private let partial = Mutex(Data())
+    private let partial = Lock(Data())
 
     /// The lines `chunk` completes, without their newlines.
     func append(_ chunk: Data) -> [String] {

@@ -1,5 +1,5 @@
+import CourierLocking
 import Foundation
-import Synchronization
 
 /// `CourierReachabilityWatch` running inside a test's network namespace (`ip netns exec`), with its
 /// output lines, each stamped with the moment it arrived.
@@ -78,7 +78,7 @@ final class ReachabilityWatchProcess {
 /// What the reading threads collect: standard output's lines, and standard error.
 private final class Buffers: Sendable {
     let output = LineAccumulator()
-    let errors = Mutex(Data())
+    let errors = Lock(Data())
 }
 
 /// Lines handed from the reading thread to the test, which waits for each with a deadline.
@@ -90,7 +90,7 @@ private final class LineQueue: Sendable {
         var nextWaiter = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     func append(_ line: ReachabilityWatchProcess.Line) {
         state.withLock { state in

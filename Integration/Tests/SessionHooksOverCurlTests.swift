@@ -1,5 +1,6 @@
 import CourierCurl
 import CourierHTTP
+import CourierLocking
 import CourierSecurity
 import CourierSecurityOpenSSL
 import CourierSerialization
@@ -7,7 +8,6 @@ import CourierSessionCore
 import CourierSessionEngine
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 /// AFNetworking's manager-level hooks, the response disposition, streamed bodies and the security
@@ -18,7 +18,7 @@ import Testing
 
     /// Keeps every event, in order.
     final class Recorder: EventMonitor {
-        let events = Mutex<[SessionEvent]>([])
+        let events = Lock<[SessionEvent]>([])
         func session(_ session: any HTTPSession, didReceive event: SessionEvent) {
             events.withLock { $0.append(event) }
         }

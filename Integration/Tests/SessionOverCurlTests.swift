@@ -1,12 +1,12 @@
 import CourierCurl
 import CourierHTTP
+import CourierLocking
 import CourierSerialization
 import CourierSessionCore
 import CourierSessionEngine
 import CourierTestSupport
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 /// The session layer over the real libcurl transport and the loopback servers.
@@ -213,7 +213,7 @@ import Testing
         let baseline = try await Self.openConnections(base)
         let transport = CurlTestServers.transport()
         let session = SessionManager(transport: transport)
-        let completions = Mutex<[Int: Int]>([:])
+        let completions = Lock<[Int: Int]>([:])
         let allDone = CompletionSignal()
 
         // When
@@ -299,7 +299,7 @@ import Testing
         var form = MultipartFormData()
         try form.appendParts(from: ["title": "Holiday"])
         try form.appendFile(atPath: file, name: "note", fileName: "note.txt", mimeType: "text/plain")
-        let sent = Mutex<[TransferProgress]>([])
+        let sent = Lock<[TransferProgress]>([])
         let done = DeliveredValue<DataResponse<Data>>()
 
         let task = try await session.uploadTask(

@@ -1,12 +1,12 @@
-internal import Synchronization
+internal import CourierLocking
 
 /// A ``ProgressLine`` that the session's progress callbacks, which run on its completion queue, can
 /// draw on.
 final class ProgressBox: Sendable {
-    private let line: Mutex<ProgressLine>
+    private let line: Lock<ProgressLine>
 
     init(_ line: sending ProgressLine) {
-        self.line = Mutex(line)
+        self.line = Lock(line)
     }
 
     func setBaseline(_ bytes: Int64) { line.withLock { $0.baseline = bytes } }

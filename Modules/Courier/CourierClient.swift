@@ -1,10 +1,10 @@
+internal import CourierLocking
 public import CourierSecurity
 internal import CourierSecurityOpenSSL
 public import CourierSessionCore
 public import CourierSessionEngine
 public import CourierTransport
 public import FoundationEssentials
-internal import Synchronization
 
 /// The composition root: a ready `HTTPSessionManager` on the libcurl transport, with AFNetworking's
 /// defaults, in one line.
@@ -45,7 +45,7 @@ public final class CourierClient: Sendable {
         case stopped
     }
 
-    private let lifecycle = Mutex(Lifecycle.running)
+    private let lifecycle = Lock(Lifecycle.running)
 
     /// Builds a client, adjusting the default ``Configuration`` with `configure`.
     ///

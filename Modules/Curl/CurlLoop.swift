@@ -2,6 +2,7 @@ internal import CCourierCurl
 internal import CCourierCurlShim
 internal import CourierDiagnostics
 internal import CourierHTTP
+internal import CourierLocking
 internal import CourierTransport
 internal import FoundationEssentials
 internal import Synchronization
@@ -55,13 +56,13 @@ enum CookieOperation: Sendable {
 /// The thread runs: drain the inbox (add, cancel, pause and unpause, suspend, resume, cookie
 /// operations, shutdown) → `curl_multi_perform` → `curl_multi_info_read` → `curl_multi_poll`, with
 /// the poll timeout taken from libcurl and from the earliest scheduled request-body unpause. Other
-/// threads only append to the `Mutex` inbox and, when the loop polls, call `curl_multi_wakeup` under
+/// threads only append to the `Lock` inbox and, when the loop polls, call `curl_multi_wakeup` under
 /// the same lock, so the multi handle is never woken after its cleanup. Nothing on this thread sleeps or blocks except in
 /// `curl_multi_poll`.
 ///
 /// `@unchecked Sendable`: the C handles (`CURLM`, `CURLSH`, the configuration slists) and `active`
 /// are created before the thread starts and are touched only on the loop thread afterwards (the
-/// confinement rule); the one member used from other threads is `inbox`, a `Mutex`, through `post`,
+/// confinement rule); the one member used from other threads is `inbox`, a `Lock`, through `post`,
 /// which calls `curl_multi_wakeup`, the one libcurl call documented as safe from any thread.
 final class CurlLoop: @unchecked Sendable {
     enum Command: Sendable {
@@ -90,7 +91,7 @@ final class CurlLoop: @unchecked Sendable {
     /// Whether `configuration.diagnostics` has a handler: callbacks test this plain flag before
     /// touching the handler, so a transport without one does no diagnostics work at all.
     let hasDiagnostics: Bool
-    private let inbox = Mutex(Inbox())
+    private let inbox = Lock(Inbox())
     /// The loop thread's `pthread_self()`, 0 until the thread runs: tests check with it where a task
     /// that prefers the loop's executor actually ran.
     let threadID = Atomic<UInt>(0)

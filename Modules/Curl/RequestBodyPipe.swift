@@ -1,6 +1,6 @@
 internal import CourierHTTP
+internal import CourierLocking
 internal import FoundationEssentials
-internal import Synchronization
 
 /// Carries an async producer's request body to the loop thread's read callback.
 ///
@@ -34,7 +34,7 @@ final class RequestBodyPipe: Sendable {
         var task: Task<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let capacity: Int
     private let wake: @Sendable () -> Void
 

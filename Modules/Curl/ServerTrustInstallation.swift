@@ -2,10 +2,10 @@ internal import CCourierCurl
 internal import CCourierCurlShim
 internal import CourierDiagnostics
 internal import CourierHTTP
+internal import CourierLocking
 internal import CourierSecurity
 internal import CourierTransport
 internal import FoundationEssentials
-internal import Synchronization
 
 /// The trust evaluation of the connection a transfer opened, for its metrics and error message.
 ///
@@ -16,10 +16,10 @@ internal import Synchronization
 /// connection, or multiplex on it over HTTP/2, never install anything and carry none.
 ///
 /// Written by the policy's `onDecision` callback inside the handshake and read when the transfer
-/// completes, both on the loop thread; the `Mutex` only makes the class `Sendable`, as the callback
+/// completes, both on the loop thread; the `Lock` only makes the class `Sendable`, as the callback
 /// must be, and is never contended.
 final class TrustEvaluationNote: Sendable {
-    private let latest = Mutex<(record: TrustEvaluationRecord, revocationFailure: SecurityError?)?>(nil)
+    private let latest = Lock<(record: TrustEvaluationRecord, revocationFailure: SecurityError?)?>(nil)
 
     func record(_ record: TrustEvaluationRecord, revocationFailure: SecurityError?) {
         latest.withLock { $0 = (record, revocationFailure) }

@@ -1,3 +1,4 @@
+internal import CourierLocking
 public import FoundationEssentials
 internal import Synchronization
 
@@ -44,7 +45,7 @@ public final class DiskByteStore: Sendable {
 
     /// The bytes this process believes the entry files take: `nil` until a sweep has counted them.
     /// Other processes write too, so it is an estimate; each sweep counts again.
-    private let estimatedSize = Mutex<Int?>(nil)
+    private let estimatedSize = Lock<Int?>(nil)
     private let temporaryCounter = Atomic<UInt64>(0)
 
     static let entrySuffix = ".cache"

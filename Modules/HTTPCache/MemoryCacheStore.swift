@@ -1,4 +1,4 @@
-internal import Synchronization
+internal import CourierLocking
 
 /// An ``HTTPCacheStore`` in memory with a size cap: past ``capacity`` bytes, the least recently
 /// used entries go first.
@@ -29,7 +29,7 @@ public final class MemoryCacheStore: HTTPCacheStore {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates an empty store.
     ///

@@ -1,6 +1,6 @@
 public import CourierHTTP
-// Public because the inlinable add and lookup below name the Mutex; no public API exposes it.
-public import Synchronization
+// Public because the inlinable add and lookup below name the Lock; no public API exposes it.
+public import CourierLocking
 
 /// An in-memory image cache that purges the least recently used images when it grows past its
 /// capacity: AFNetworking's `AFAutoPurgingImageCache`, rule for rule.
@@ -17,7 +17,7 @@ public import Synchronization
 /// - The request variants of ``ImageRequestCaching`` key by URL and additional identifier with a
 ///   separator (see ``ImageRequestKey``), where AFNetworking's keys can collide.
 ///
-/// All state sits behind one `Mutex`; every call is a hash lookup under it, except the add that
+/// All state sits behind one `Lock`; every call is a hash lookup under it, except the add that
 /// triggers a purge, which sorts the entries.
 ///
 /// ```swift
@@ -34,7 +34,7 @@ public final class AutoPurgingImageCache<Image: CacheableImage>: ImageRequestCac
     /// ``memoryCapacity``.
     public let preferredMemoryUsageAfterPurge: Int
 
-    @usableFromInline let state = Mutex(AutoPurgingCacheState<Image>())
+    @usableFromInline let state = Lock(AutoPurgingCacheState<Image>())
     private let shouldCacheImage: @Sendable (Image, HTTPRequest, String?) -> Bool
 
     /// Creates an empty cache.

@@ -1,9 +1,9 @@
 public import CourierHTTP
 public import CourierImageCache
+internal import CourierLocking
 public import CourierSessionCore
 public import Dispatch
 public import FoundationEssentials
-internal import Synchronization
 
 /// Downloads, decodes and caches images: AFNetworking's `AFImageDownloader`, rule for rule.
 ///
@@ -48,7 +48,7 @@ public final class ImageDownloader: Sendable {
     /// Where the callbacks run, one after another in the order they were scheduled.
     public let callbackQueue: DispatchQueue
 
-    private let state = Mutex(ImageDownloaderState())
+    private let state = Lock(ImageDownloaderState())
 
     /// Creates a downloader.
     ///
@@ -177,7 +177,7 @@ public final class ImageDownloader: Sendable {
         cachePolicy: ImageDownloadCachePolicy = .useCache,
         priority: ImageDownloadPriority = .normal
     ) async throws(ImageDownloadError) -> ImageDownloadResponse {
-        let cancellation = Mutex(AsyncCancellation.pending)
+        let cancellation = Lock(AsyncCancellation.pending)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<ImageDownloadResponse, ImageDownloadError>, Never>) in

@@ -1,6 +1,6 @@
 public import CourierHTTP
+internal import CourierLocking
 internal import FoundationEssentials
-internal import Synchronization
 
 /// Loads images ahead of need at low priority, as Nuke's `ImagePrefetcher`: into the downloader's
 /// image cache, so that a later request is a cache hit.
@@ -26,7 +26,7 @@ public final class ImagePrefetcher: Sendable {
     }
 
     /// The prefetches under way, by URL.
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Lock<[String: Entry]>([:])
 
     /// A prefetcher on `downloader`.
     ///

@@ -1,8 +1,8 @@
 public import CourierHTTP
 public import CourierImageCache
+internal import CourierLocking
 public import Dispatch
 internal import FoundationEssentials
-internal import Synchronization
 
 /// Something that shows one image at a time from the network: AFNetworking's `UIImageView`
 /// category, for a UI toolkit's view or a server-side consumer.

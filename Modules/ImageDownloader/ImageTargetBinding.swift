@@ -1,5 +1,5 @@
+internal import CourierLocking
 internal import FoundationEssentials
-internal import Synchronization
 
 /// The download an ``ImageTarget`` is showing: AFNetworking's per-view active receipt.
 ///
@@ -20,7 +20,7 @@ public final class ImageTargetBinding: Sendable {
         var receipt: ImageDownloadReceipt?
     }
 
-    let active = Mutex<Active?>(nil)
+    let active = Lock<Active?>(nil)
 
     /// An empty binding.
     ///

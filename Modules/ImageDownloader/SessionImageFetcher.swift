@@ -1,9 +1,9 @@
 public import CourierHTTP
 internal import CourierImageCache
 public import CourierImageDecoding
+internal import CourierLocking
 public import CourierSessionCore
 internal import FoundationEssentials
-internal import Synchronization
 
 /// Fetches images through any `HTTPSession`, decoding them with an `ImageResponseSerializer`:
 /// the session manager of AFNetworking's downloader, whose response serializer is the image one.
@@ -84,7 +84,7 @@ final class SessionImageFetch: ImageFetch {
         case finished
     }
 
-    private let phase = Mutex(Phase.waiting)
+    private let phase = Lock(Phase.waiting)
     private let url: URL
     private let completion: @Sendable (ImageFetchResult) -> Void
     private let fetch: @Sendable () async -> ImageFetchResult

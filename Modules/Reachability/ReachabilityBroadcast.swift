@@ -1,5 +1,5 @@
+internal import CourierLocking
 public import Dispatch
-internal import Synchronization
 
 /// The delivery side of a ``ReachabilityMonitoring`` conformer: status, path, handler and sequences,
 /// updated in order on one queue.
@@ -23,7 +23,7 @@ public final class ReachabilityBroadcast: Sendable {
         var streamedPath: NetworkPath?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// Serial, and targeting the caller's queue: deliveries keep their order even on a concurrent one.
     private let serial: DispatchQueue
 

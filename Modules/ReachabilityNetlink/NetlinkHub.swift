@@ -1,8 +1,8 @@
 internal import CCourierNetlink
 internal import CourierDiagnostics
+internal import CourierLocking
 internal import CourierReachability
 internal import Glibc
-internal import Synchronization
 
 /// The process's one netlink monitor: a dedicated thread with one `NETLINK_ROUTE` socket, shared by
 /// every ``NetlinkReachabilityMonitor`` that is monitoring.
@@ -35,7 +35,7 @@ final class NetlinkHub: Sendable {
     /// Linux keeps 15 bytes of a name.
     static let threadName = "courier-netlink"
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     func subscribe(_ subscriber: NetlinkSubscriber) -> Int {
         let (id, failure) = state.withLock { state -> (Int, String?) in

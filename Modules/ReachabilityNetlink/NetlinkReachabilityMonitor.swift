@@ -1,7 +1,7 @@
 public import CourierDiagnostics
+internal import CourierLocking
 public import CourierReachability
 public import Dispatch
-internal import Synchronization
 
 /// AFNetworking's `AFNetworkReachabilityManager` on Linux: watches the default route, a host name or
 /// an address through the kernel's rtnetlink events and route lookups.
@@ -83,7 +83,7 @@ public final class NetlinkReachabilityMonitor: ReachabilityMonitoring {
     private let configuration: Configuration
     private let broadcast: ReachabilityBroadcast
     private let hub: NetlinkHub
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates a monitor for `target`; it watches nothing until ``startMonitoring()``.
     ///

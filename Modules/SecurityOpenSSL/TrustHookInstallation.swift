@@ -1,7 +1,7 @@
 internal import CCourierOpenSSLShim
+internal import CourierLocking
 internal import CourierSecurity
 internal import FoundationEssentials
-internal import Synchronization
 
 /// What one ``OpenSSLTrustHook/install(on:host:onDecision:)`` hands to the C callbacks.
 ///
@@ -15,7 +15,7 @@ final class TrustHookInstallation: Sendable {
     /// The trust of the latest verification, for reporting a stapled-OCSP rejection, which OpenSSL
     /// asks about after the verify callback. libcurl makes one `SSL_CTX` per connection, so this is
     /// that connection's trust.
-    private let latestTrust = Mutex<ServerTrust?>(nil)
+    private let latestTrust = Lock<ServerTrust?>(nil)
 
     init(
         evaluator: any ServerTrustEvaluating,

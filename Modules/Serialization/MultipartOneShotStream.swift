@@ -1,5 +1,5 @@
+internal import CourierLocking
 internal import FoundationEssentials
-internal import Synchronization
 
 /// An async sequence of chunks for a multipart part, handed out once.
 ///
@@ -7,11 +7,11 @@ internal import Synchronization
 /// a later attempt gets a typed error instead of an empty or half-read part.
 final class MultipartOneShotStream: Sendable {
     let length: Int64
-    private let sequence: Mutex<(any AsyncSequence<Data, any Error> & Sendable)?>
+    private let sequence: Lock<(any AsyncSequence<Data, any Error> & Sendable)?>
 
     init(_ sequence: some AsyncSequence<Data, any Error> & Sendable, length: Int64) {
         self.length = length
-        self.sequence = Mutex(sequence)
+        self.sequence = Lock(sequence)
     }
 
     /// The sequence, the first time only.

@@ -1,6 +1,6 @@
 public import CourierHTTP
+internal import CourierLocking
 public import CourierSessionCore
-internal import Synchronization
 
 /// A credential an ``AuthenticationInterceptor`` applies and refreshes, such as an OAuth token.
 public protocol AuthenticationCredential: Sendable {
@@ -107,7 +107,7 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
 
     private let authenticator: AuthenticatorType
     private let window: RefreshWindow
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// Creates the interceptor.
     ///
@@ -122,7 +122,7 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
     ) {
         self.authenticator = authenticator
         window = refreshWindow
-        state = Mutex(State(credential: credential))
+        state = Lock(State(credential: credential))
     }
 
     /// How many requests are waiting for the refresh under way: for tests that must reach the

@@ -1,10 +1,10 @@
 public import CourierHTTP
+internal import CourierLocking
 public import CourierSerialization
 public import CourierSessionCore
 public import CourierTransport
 internal import Dispatch
 public import FoundationEssentials
-internal import Synchronization
 
 /// AFNetworking's `AFHTTPSessionManager`: a session with a base URL, a request serializer and a
 /// response serializer, and one call per HTTP verb.
@@ -33,7 +33,7 @@ public final class HTTPSessionManager: HTTPSession {
         var response: JSONResponseSerializer
     }
 
-    private let serializers: Mutex<Serializers>
+    private let serializers: Lock<Serializers>
 
     /// Creates a manager.
     ///
@@ -47,7 +47,7 @@ public final class HTTPSessionManager: HTTPSession {
     public init(baseURL: URL?, session: SessionManager) {
         self.baseURL = baseURL.map(URLResolution.normalisedBase)
         self.session = session
-        serializers = Mutex(Serializers(request: HTTPRequestSerializer(), response: JSONResponseSerializer()))
+        serializers = Lock(Serializers(request: HTTPRequestSerializer(), response: JSONResponseSerializer()))
     }
 
     /// Ends the session's tasks and, when the session made its transport through a factory, the

@@ -1,5 +1,5 @@
+internal import CourierLocking
 public import CourierSessionCore
-internal import Synchronization
 
 /// Feeds a session's task events to a `NetworkActivityTracker`, as AFNetworking's activity
 /// indicator manager listens to its task notifications: a task counts from its resume until it is
@@ -15,7 +15,7 @@ internal import Synchronization
 public final class NetworkActivityMonitor: EventMonitor {
     /// The tracker the counts go to.
     public let tracker: NetworkActivityTracker
-    private let active = Mutex<Set<Int>>([])
+    private let active = Lock<Set<Int>>([])
 
     /// Creates a monitor for `tracker`.
     ///

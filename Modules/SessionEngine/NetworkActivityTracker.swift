@@ -1,4 +1,4 @@
-internal import Synchronization
+internal import CourierLocking
 
 /// Shows network activity without flicker: AFNetworking's `AFNetworkActivityIndicatorManager`, with
 /// an action closure in place of the status bar.
@@ -57,7 +57,7 @@ public final class NetworkActivityTracker: Sendable {
 
     private let scheduler: any DelayScheduling
     private let action: @Sendable (Bool) -> Void
-    private let machine = Mutex(Machine())
+    private let machine = Lock(Machine())
 
     /// Creates an enabled tracker.
     ///

@@ -1,7 +1,7 @@
 internal import CourierHTTP
+internal import CourierLocking
 internal import CourierSessionCore
 internal import FoundationEssentials
-internal import Synchronization
 
 /// Hands a streamed task's response head and body chunks from its transfer reader to one consumer,
 /// one chunk at a time: the reader waits until the consumer has taken a chunk, so a slow consumer
@@ -17,7 +17,7 @@ final class ResponseBodyChannel: Sendable {
         var consumerGone = false
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Whether the head reached the consumer's side: after that, nothing may be retried.
     var hasHead: Bool { state.withLock { $0.head != nil } }

@@ -1,4 +1,5 @@
 public import CourierHTTP
+internal import CourierLocking
 public import CourierSerialization
 public import CourierSessionCore
 public import CourierTransport
@@ -53,7 +54,7 @@ public final class SessionManager: HTTPSession {
         var observations: [Task<Void, Never>] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     /// Whether monitors or streams listen, readable without the lock.
     let listeners: EventListeners
 
@@ -124,7 +125,7 @@ public final class SessionManager: HTTPSession {
         redirectHandler: any RedirectHandling,
         eventMonitors: [any EventMonitor]
     ) {
-        state = Mutex(State(transport: transport))
+        state = Lock(State(transport: transport))
         self.makeTransport = makeTransport
         self.configuration = configuration
         self.interceptor = interceptor
@@ -557,7 +558,7 @@ extension SessionError {
 
 /// Hands one value from a completion callback to one awaiting caller.
 final class CompletionBox<Value: Sendable>: Sendable {
-    private let state = Mutex<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
+    private let state = Lock<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
 
     func deliver(_ value: Value) {
         let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in

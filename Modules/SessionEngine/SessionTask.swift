@@ -1,7 +1,7 @@
 public import CourierHTTP
+internal import CourierLocking
 public import CourierSessionCore
 public import CourierTransport
-internal import Synchronization
 
 /// One task of a session: a request that may take several attempts and redirect hops, with a state,
 /// progress, and the controls AFNetworking's tasks have.
@@ -55,7 +55,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     public let taskIdentifier: Int
     /// The request the task was created with.
     public let originalRequest: HTTPRequest
-    private let mutable: Mutex<Mutable>
+    private let mutable: Lock<Mutable>
     private let hooks: Hooks
 
     /// What the session does when the task's state changes.
@@ -71,7 +71,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     init(identifier: Int, request: HTTPRequest, hooks: Hooks) {
         taskIdentifier = identifier
         originalRequest = request
-        mutable = Mutex(Mutable(currentRequest: request))
+        mutable = Lock(Mutable(currentRequest: request))
         self.hooks = hooks
     }
 
@@ -241,7 +241,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         return true
     }
 
-    private let waiters = Mutex<[CheckedContinuation<Void, Never>]>([])
+    private let waiters = Lock<[CheckedContinuation<Void, Never>]>([])
 
     /// Returns once the task is not suspended (running, cancelled or done).
     func waitWhileSuspended() async {

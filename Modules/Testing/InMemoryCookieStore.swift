@@ -1,7 +1,7 @@
 public import CourierHTTP
+internal import CourierLocking
 public import CourierTransport
 public import FoundationEssentials
-internal import Synchronization
 
 /// A cookie store in memory that follows RFC 6265, for test doubles and tests of cookie handling.
 ///
@@ -29,7 +29,7 @@ internal import Synchronization
 /// array.
 public final class InMemoryCookieStore: CookieStore {
     /// Cookies in creation order, which is the tie-breaker when cookies are sent.
-    private let cookies = Mutex<[Cookie]>([])
+    private let cookies = Lock<[Cookie]>([])
     private let now: @Sendable () -> Date
 
     /// Creates an empty store.

@@ -1,6 +1,6 @@
+internal import CourierLocking
 public import CourierReachability
 public import Dispatch
-internal import Synchronization
 
 /// A reachability monitor that a test drives by hand: it delivers exactly the paths the test sends,
 /// through the same ordered delivery as `NetlinkReachabilityMonitor`, and never touches the system.
@@ -30,7 +30,7 @@ public final class ManualReachabilityMonitor: ReachabilityMonitoring {
         var sentWhileStopped: [NetworkPath] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let broadcast: ReachabilityBroadcast
 
     /// Creates a monitor that delivers on `queue`.

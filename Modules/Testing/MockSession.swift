@@ -1,9 +1,9 @@
 public import CourierHTTP
+internal import CourierLocking
 public import CourierSerialization
 public import CourierSessionCore
 internal import CourierTransport
 public import FoundationEssentials
-internal import Synchronization
 
 /// A double of the whole session layer: stubbed answers by request, a record of every call, and a
 /// typed failure for a call no stub answers. No transport, no tasks, no network.
@@ -60,7 +60,7 @@ public final class MockSession: HTTPSession {
         var unstubbedHandler: (@Sendable (HTTPRequest) -> Void)?
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     /// The base URL the URL-string calls and the stubs' relative URLs resolve against.
     public let baseURL: URL?
     /// The largest request body read into the record; a longer one fails the call.
@@ -83,7 +83,7 @@ public final class MockSession: HTTPSession {
     ) {
         self.baseURL = baseURL.map(URLResolution.normalisedBase)
         self.maximumRequestBodySize = maximumRequestBodySize
-        state = Mutex(State(requestSerializer: requestSerializer))
+        state = Lock(State(requestSerializer: requestSerializer))
     }
 
     /// Places the URL-string calls' parameters.

@@ -1,7 +1,7 @@
 internal import CourierHTTP
+internal import CourierLocking
 internal import CourierTransport
 internal import FoundationEssentials
-internal import Synchronization
 
 /// Cancel, suspend and resume of one scripted transfer: each is recorded and takes effect.
 final class MockTransferControl: TransferControlling {
@@ -12,7 +12,7 @@ final class MockTransferControl: TransferControlling {
         var resumeWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let source: TransferEventSource
     private let url: URL
     private let record: @Sendable (MockTransport.ControlCall.Action) -> Void
@@ -83,7 +83,7 @@ final class MockTransferControl: TransferControlling {
 
 /// Wakes the scripted producer when the consumer has drained the buffer (or the task is cancelled).
 final class MockDemandSignal: Sendable {
-    private let state = Mutex<(signalled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let state = Lock<(signalled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
     func signal() {
         let waiter = state.withLock { state in

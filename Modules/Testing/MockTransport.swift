@@ -1,7 +1,7 @@
 public import CourierHTTP
+internal import CourierLocking
 public import CourierTransport
 public import FoundationEssentials
-internal import Synchronization
 
 /// A scripted transport for tests: canned or computed replies by request, and a record of every
 /// request and every control call.
@@ -77,7 +77,7 @@ public final class MockTransport: HTTPTransport {
         var unstubbedHandler: (@Sendable (HTTPRequest) -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// The largest request body the mock reads; longer bodies fail the transfer.
     public let maximumRequestBodySize: Int
     /// The largest response body when a request does not say; `nil` for no limit.

@@ -1,5 +1,5 @@
+internal import CourierLocking
 public import CourierSecurity
-internal import Synchronization
 
 /// A trust evaluator with scripted decisions that records every server it judged.
 ///
@@ -23,7 +23,7 @@ public final class MockTrustEvaluator: ServerTrustEvaluating {
         var evaluations: [ServerTrust] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// Creates an evaluator.
     ///
@@ -34,7 +34,7 @@ public final class MockTrustEvaluator: ServerTrustEvaluating {
     ///   - decisions: The answers to the first evaluations, in order.
     ///   - otherwise: The answer once `decisions` are used up.
     public init(decisions: [TrustDecision] = [], otherwise: TrustDecision = .accept) {
-        state = Mutex(State(decisions: decisions, otherwise: otherwise))
+        state = Lock(State(decisions: decisions, otherwise: otherwise))
     }
 
     /// Every server trust it was asked about, in order.

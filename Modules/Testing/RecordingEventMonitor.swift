@@ -1,5 +1,5 @@
+internal import CourierLocking
 public import CourierSessionCore
-internal import Synchronization
 
 /// An event monitor that keeps every session event, in order, and lets a test wait for one.
 ///
@@ -27,7 +27,7 @@ public final class RecordingEventMonitor: EventMonitor {
         var nextWaiter = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates a monitor with no events.
     ///

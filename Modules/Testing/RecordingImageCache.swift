@@ -1,6 +1,6 @@
 public import CourierHTTP
 public import CourierImageCache
-internal import Synchronization
+internal import CourierLocking
 
 /// An in-memory image cache that records what was stored, looked up and evicted: a double for
 /// tests of code that uses an `ImageRequestCaching` (an image downloader, say).
@@ -31,7 +31,7 @@ public final class RecordingImageCache<Image: CacheableImage>: ImageRequestCachi
         var lookups: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// The most images held at once; `nil` for no limit.
     public let countLimit: Int?
     private let shouldCacheImage: @Sendable (Image) -> Bool

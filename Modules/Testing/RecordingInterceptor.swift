@@ -1,6 +1,6 @@
 public import CourierHTTP
+internal import CourierLocking
 public import CourierSessionCore
-internal import Synchronization
 
 /// A request interceptor that records what the session asked it and answers from a script.
 ///
@@ -46,7 +46,7 @@ public final class RecordingInterceptor: RequestInterceptor {
         var retryQuestions: [RetryQuestion] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let adaptRequest: Adapt?
 
     /// Creates an interceptor.
@@ -62,7 +62,7 @@ public final class RecordingInterceptor: RequestInterceptor {
     ///   - retryDecisions: The answers to the first retry questions, in order; `.doNotRetry` after.
     ///   - adapt: Changes each request; `nil` sends it unchanged. A thrown error ends the task.
     public init(retryDecisions: [RetryDecision] = [], adapt: Adapt? = nil) {
-        state = Mutex(State(retryDecisions: retryDecisions))
+        state = Lock(State(retryDecisions: retryDecisions))
         adaptRequest = adapt
     }
 

@@ -1,6 +1,6 @@
 public import CourierHTTP
+internal import CourierLocking
 public import CourierSessionCore
-internal import Synchronization
 
 /// A redirect handler that records every redirect the session proposed and answers from a script.
 ///
@@ -31,7 +31,7 @@ public final class RecordingRedirectHandler: RedirectHandling {
         var redirects: [Redirect] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// Creates a handler.
     ///
@@ -42,7 +42,7 @@ public final class RecordingRedirectHandler: RedirectHandling {
     ///   - decisions: The answers to the first redirects, in order.
     ///   - otherwise: The answer once `decisions` are used up.
     public init(decisions: [RedirectDecision] = [], otherwise: RedirectDecision = .follow) {
-        state = Mutex(State(decisions: decisions, otherwise: otherwise))
+        state = Lock(State(decisions: decisions, otherwise: otherwise))
     }
 
     /// Every redirect asked about, in order.

@@ -1,6 +1,6 @@
 public import CourierHTTP
+internal import CourierLocking
 public import CourierTransport
-internal import Synchronization
 
 /// A transport that must never be used: every transfer fails at once and is recorded.
 ///
@@ -13,7 +13,7 @@ internal import Synchronization
 /// #expect(transport.attempts.isEmpty)
 /// ```
 public final class UnimplementedTransport: HTTPTransport {
-    private let recorded = Mutex<[HTTPRequest]>([])
+    private let recorded = Lock<[HTTPRequest]>([])
     private let onAttempt: (@Sendable (HTTPRequest) -> Void)?
 
     /// Creates the transport.

@@ -1,4 +1,4 @@
-internal import Synchronization
+internal import CourierLocking
 
 /// The buffer between one transfer's producer and its consumer: the event queue, byte-counted
 /// backpressure and the single parked consumer.
@@ -38,7 +38,7 @@ final class TransferEventChannel: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// Buffered body bytes at which `hasRoomForBody()` starts answering `false`.
     let highWaterMark: Int
     /// Buffered body bytes at which a refused producer is called back.

@@ -1,13 +1,13 @@
 import CourierHTTP
 import CourierHTTPCache
+import CourierLocking
 import Foundation
-import Synchronization
 
 /// A clock the test moves by hand: the cache's notion of "now".
 final class ManualClock: Sendable {
-    private let instant: Mutex<Date>
+    private let instant: Lock<Date>
 
-    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { instant = Mutex(start) }
+    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { instant = Lock(start) }
 
     var now: Date { instant.withLock { $0 } }
 

@@ -1,8 +1,8 @@
 import CourierDiskCache
 import CourierHTTP
 import CourierImageCache
+import CourierLocking
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct DiskBackedImageCacheTests {
@@ -74,7 +74,7 @@ import Testing
 
 /// Collects the errors a callback reports.
 final class ErrorLog: Sendable {
-    private let storage = Mutex<[DiskCacheError]>([])
+    private let storage = Lock<[DiskCacheError]>([])
     func append(_ error: DiskCacheError) { storage.withLock { $0.append(error) } }
     var codes: [DiskCacheError.Code] { storage.withLock { $0.map(\.code) } }
 }

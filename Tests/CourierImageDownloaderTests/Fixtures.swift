@@ -2,12 +2,12 @@ import CourierHTTP
 import CourierImageCache
 import CourierImageDecoding
 import CourierImageDownloader
+import CourierLocking
 import CourierSessionCore
 import CourierSessionEngine
 import CourierTesting
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A 2 × 2 image of one colour, and its PNG file.
 func solidImage(_ value: UInt8) throws -> PixelImage {
@@ -38,7 +38,7 @@ func gatedTransport(_ gate: TransferGate, value: UInt8 = 7) throws -> MockTransp
 
 /// Collects what the callbacks receive, in the order they ran.
 final class Outcomes: Sendable {
-    private let results = Mutex<[(label: String, result: Result<ImageDownloadResponse, ImageDownloadError>)]>([])
+    private let results = Lock<[(label: String, result: Result<ImageDownloadResponse, ImageDownloadError>)]>([])
 
     func callback(_ label: String) -> @Sendable (Result<ImageDownloadResponse, ImageDownloadError>) -> Void {
         { result in self.results.withLock { $0.append((label, result)) } }
@@ -70,7 +70,7 @@ final class ManualFetcher: ImageFetching {
         let request: HTTPRequest
         private let completion: @Sendable (ImageFetchResult) -> Void
         private let completesOnCancel: Bool
-        private let flags = Mutex((started: false, cancelled: false, completed: false))
+        private let flags = Lock((started: false, cancelled: false, completed: false))
 
         init(
             request: HTTPRequest,
@@ -106,7 +106,7 @@ final class ManualFetcher: ImageFetching {
         }
     }
 
-    private let made = Mutex<[Fetch]>([])
+    private let made = Lock<[Fetch]>([])
     private let completesOnCancel: Bool
 
     init(completesOnCancel: Bool = true) {

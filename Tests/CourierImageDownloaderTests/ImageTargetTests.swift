@@ -1,18 +1,18 @@
 import CourierHTTP
 import CourierImageCache
 import CourierImageDownloader
+import CourierLocking
 import CourierSessionEngine
 import CourierTesting
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 /// A target that records every image set on it, and on which queue.
 final class RecordingTarget: ImageTarget {
     let imageQueue = labelledQueue("target")
     let imageBinding = ImageTargetBinding()
-    private let images = Mutex<[(value: UInt8, queue: String?)]>([])
+    private let images = Lock<[(value: UInt8, queue: String?)]>([])
 
     func setImage(_ image: PixelImage) {
         let queue = DispatchQueue.getSpecific(key: callbackKey)
@@ -101,7 +101,7 @@ final class RecordingTarget: ImageTarget {
         let fetcher = ManualFetcher()
         let downloader = ImageDownloader(fetcher: fetcher)
         let target = RecordingTarget()
-        let receipt = Mutex<ImageDownloadReceipt?>(nil)
+        let receipt = Lock<ImageDownloadReceipt?>(nil)
 
         target.setImage(with: request("a"), placeholder: try solidImage(100), downloader: downloader)
         receipt.withLock { $0 = target.imageBinding.activeReceipt }

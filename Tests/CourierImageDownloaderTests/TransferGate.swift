@@ -1,4 +1,4 @@
-import Synchronization
+import CourierLocking
 
 /// Holds transfers at the server until the test releases them, and lets the test wait for a
 /// number of them to arrive: the state to wait for, never a sleep.
@@ -11,7 +11,7 @@ final class TransferGate: Sendable {
         var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// The URLs that arrived, in order.
     var arrived: [String] { state.withLock { $0.arrived } }

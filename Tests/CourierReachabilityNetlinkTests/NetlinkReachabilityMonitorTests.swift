@@ -1,5 +1,5 @@
+import CourierLocking
 import CourierReachability
-import Synchronization
 import Testing
 
 @testable import CourierReachabilityNetlink
@@ -9,7 +9,7 @@ import Testing
 @Suite struct NetlinkReachabilityMonitorTests {
     final class FixedResolver: HostResolving {
         let answer: [IPAddress]?
-        let calls = Mutex(0)
+        let calls = Lock(0)
 
         init(answer: [IPAddress]?) {
             self.answer = answer
@@ -65,7 +65,7 @@ import Testing
 
     @Test func loopbackAddressIsReachableThroughLo() async throws {
         let monitor = NetlinkReachabilityMonitor(target: .address(IPAddress("127.0.0.1")!))
-        let handled = Mutex<[ReachabilityStatus]>([])
+        let handled = Lock<[ReachabilityStatus]>([])
         monitor.setReachabilityStatusChangeHandler { status in handled.withLock { $0.append(status) } }
         #expect(monitor.status == .unknown)
         monitor.startMonitoring()
@@ -114,7 +114,7 @@ import Testing
 
         // Subscribe before restarting: a sequence made after the restart could miss the new delivery
         // and wait for one that never comes.
-        let deliveries = Mutex(0)
+        let deliveries = Lock(0)
         monitor.setReachabilityStatusChangeHandler { _ in deliveries.withLock { $0 += 1 } }
         let paths = monitor.paths()
         monitor.startMonitoring()

@@ -1,13 +1,13 @@
+import CourierLocking
 import CourierReachability
 import CourierTesting
 import Dispatch
-import Synchronization
 import Testing
 
 @Suite struct ManualReachabilityMonitorTests {
     @Test func startsUnknownAndDeliversWhatTheTestSendsInOrder() async {
         let monitor = ManualReachabilityMonitor()
-        let seen = Mutex<[String]>([])
+        let seen = Lock<[String]>([])
         monitor.setReachabilityStatusChangeHandler { status in
             // The status property already holds the delivered status when the handler runs.
             seen.withLock { $0.append("handler \(status) property \(monitor.status)") }
@@ -82,7 +82,7 @@ import Testing
 
     @Test func deliversInOrderOnAConcurrentQueue() async {
         let monitor = ManualReachabilityMonitor(queue: DispatchQueue(label: "concurrent", attributes: .concurrent))
-        let seen = Mutex<[ReachabilityStatus]>([])
+        let seen = Lock<[ReachabilityStatus]>([])
         monitor.setReachabilityStatusChangeHandler { status in seen.withLock { $0.append(status) } }
         monitor.startMonitoring()
         let statuses = (0..<200).map { $0 % 2 == 0 ? ReachabilityStatus.notReachable : .reachableViaWiFi }

@@ -1,8 +1,8 @@
 import CCourierOpenSSL
+import CourierLocking
 import CourierSecurity
 import CourierSecurityOpenSSL
 import Foundation
-import Synchronization
 
 /// A real TLS handshake between an OpenSSL server and client in this process, over memory BIOs,
 /// stepped on the calling thread (no sockets, no threads, no waiting): the client's `SSL_CTX` gets
@@ -178,7 +178,7 @@ final class StapleBox {
 /// An evaluator that records every trust it is asked about and answers with a fixed decision.
 final class RecordingTrustEvaluator: ServerTrustEvaluating {
     let decision: TrustDecision
-    private let seen = Mutex<[ServerTrust]>([])
+    private let seen = Lock<[ServerTrust]>([])
 
     init(decision: TrustDecision) { self.decision = decision }
 

@@ -1,8 +1,8 @@
 import CCourierOpenSSL
+import CourierLocking
 import CourierSecurity
 import CourierSecurityOpenSSL
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct OpenSSLTrustHookTests {
@@ -52,7 +52,7 @@ import Testing
     @Test func aRejectionAbortsTheHandshakeBeforeAnyApplicationData() throws {
         let handshake = try leafServer()
         let evaluator = RecordingTrustEvaluator(decision: .reject(reason: "test says no"))
-        let decisions = Mutex<[TrustDecision]>([])
+        let decisions = Lock<[TrustDecision]>([])
         try OpenSSLTrustHook(evaluator: evaluator).install(
             on: UnsafeMutableRawPointer(handshake.clientContext),
             host: "localhost"
@@ -144,7 +144,7 @@ import Testing
     @Test func pinningTheSelfSignedCertificateAcceptsItAndPinningAnotherRejectsIt() throws {
         for (pinned, accepted) in [(PKIFixtures.selfSigned, true), (PKIFixtures.root, false)] {
             let handshake = try selfSignedServer()
-            let decisions = Mutex<[TrustDecision]>([])
+            let decisions = Lock<[TrustDecision]>([])
             try OpenSSLTrustHook(evaluator: PinnedCertificatesTrustEvaluator(pinnedCertificates: [pinned])).install(
                 on: UnsafeMutableRawPointer(handshake.clientContext),
                 host: "127.0.0.1"

@@ -1,8 +1,8 @@
 import CCourierOpenSSL
+import CourierLocking
 import CourierSecurity
 import CourierSecurityOpenSSL
 import Foundation
-import Synchronization
 import Testing
 
 /// Revocation checks of the trust hook over real in-process TLS 1.2 and 1.3 handshakes with the
@@ -10,7 +10,7 @@ import Testing
 @Suite struct RevocationTests {
     /// The hook's decisions during one handshake, as the transport's `onDecision` sees them.
     final class Decisions: Sendable {
-        private let entries = Mutex<[(ServerTrust, TrustDecision)]>([])
+        private let entries = Lock<[(ServerTrust, TrustDecision)]>([])
         func append(_ trust: ServerTrust, _ decision: TrustDecision) {
             entries.withLock { $0.append((trust, decision)) }
         }

@@ -1,6 +1,6 @@
+import CourierLocking
 import CourierSecurity
 import Foundation
-import Synchronization
 
 /// A `CertificateVerifying` double: keys and verification outcomes come from tables, and every
 /// `verify` call is recorded so tests can pin what an evaluator asked for.
@@ -16,8 +16,8 @@ final class FakeCertificateVerifier: CertificateVerifying {
     let keys: [Certificate: Data]
     /// Decides a verification; nil means it succeeds.
     let verifyOutcome: @Sendable (VerifyCall) -> SecurityError?
-    private let calls = Mutex<[VerifyCall]>([])
-    private let keyReads = Mutex<[Certificate]>([])
+    private let calls = Lock<[VerifyCall]>([])
+    private let keyReads = Lock<[Certificate]>([])
 
     init(
         keys: [Certificate: Data] = [:],

@@ -1,8 +1,8 @@
 import CourierHTTP
+import CourierLocking
 import CourierSerialization
 import CourierTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct HTTPRequestSerializerTests {
@@ -219,7 +219,7 @@ import Testing
 
 /// Counts calls from a `@Sendable` closure.
 final class CallCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = Lock(0)
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }

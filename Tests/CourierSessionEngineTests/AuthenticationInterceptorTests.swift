@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierLocking
 import CourierSerialization
 import CourierSessionCore
 import CourierSessionEngine
@@ -6,7 +7,6 @@ import CourierTestSupport
 import CourierTesting
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct AuthenticationInterceptorTests {
@@ -18,7 +18,7 @@ import Testing
     /// Refreshes to `next`, counting refreshes; fails when `next` is `nil`. With a gate, a refresh
     /// waits until the test opens it.
     final class CountingAuthenticator: Authenticator {
-        let refreshes = Mutex(0)
+        let refreshes = Lock(0)
         let next: String?
         let gate: CompletionSignal?
 

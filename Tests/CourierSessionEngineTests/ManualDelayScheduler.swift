@@ -1,5 +1,5 @@
+import CourierLocking
 import CourierSessionEngine
-import Synchronization
 
 /// A ``DelayScheduling`` whose time moves only when the test calls `advance(by:)`: the due actions
 /// then run on the test's thread, in deadline order, before `advance` returns.
@@ -18,7 +18,7 @@ final class ManualDelayScheduler: DelayScheduling {
 
     /// When set, `cancel()` is ignored, so a test can check that a stale timer does no harm.
     let ignoresCancellation: Bool
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(ignoresCancellation: Bool = false) {
         self.ignoresCancellation = ignoresCancellation
@@ -70,7 +70,7 @@ final class ManualDelayScheduler: DelayScheduling {
 
 /// The visibilities an action was called with, in order.
 final class VisibilityLog: Sendable {
-    private let values = Mutex<[Bool]>([])
+    private let values = Lock<[Bool]>([])
 
     func record(_ visible: Bool) { values.withLock { $0.append(visible) } }
 

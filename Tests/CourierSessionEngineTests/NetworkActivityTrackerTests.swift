@@ -1,5 +1,5 @@
+import CourierLocking
 import CourierSessionEngine
-import Synchronization
 import Testing
 
 @Suite struct NetworkActivityTrackerTests {
@@ -169,8 +169,8 @@ import Testing
     }
 
     @Test func anActionMayCallTheTracker() {
-        let seen = Mutex<[Int]>([])
-        let box = Mutex<NetworkActivityTracker?>(nil)
+        let seen = Lock<[Int]>([])
+        let box = Lock<NetworkActivityTracker?>(nil)
         let tracker = NetworkActivityTracker(scheduler: scheduler) { _ in
             let count = box.withLock { $0?.activityCount } ?? -1
             seen.withLock { $0.append(count) }
@@ -196,7 +196,7 @@ import Testing
 
     @Test func theClockSchedulerDropsACancelledAction() async {
         let scheduler = ClockDelayScheduler(clock: ContinuousClock())
-        let ran = Mutex(false)
+        let ran = Lock(false)
 
         let cancelled = scheduler.schedule(after: .milliseconds(10)) { ran.withLock { $0 = true } }
         cancelled.cancel()

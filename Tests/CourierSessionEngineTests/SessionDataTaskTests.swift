@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierLocking
 import CourierSerialization
 import CourierSessionCore
 import CourierSessionEngine
@@ -7,7 +8,6 @@ import CourierTesting
 import CourierTransport
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct SessionDataTaskTests {
@@ -23,7 +23,7 @@ import Testing
         let session = SessionManager(transport: transport, configuration: configuration)
 
         // When
-        let box = Mutex<(DataResponse<JSONValue>, Bool)?>(nil)
+        let box = Lock<(DataResponse<JSONValue>, Bool)?>(nil)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let task = session.dataTask(with: HTTPRequest(url: url), serializer: JSONResponseSerializer()) { response in
                 box.withLock { $0 = (response, DispatchQueue.getSpecific(key: Self.queueKey) == "completions") }
@@ -99,7 +99,7 @@ import Testing
     @Test func aTaskCancelledBeforeItStartsCompletesOnceWithoutSending() async {
         let transport = MockTransport()
         let session = SessionManager(transport: transport)
-        let calls = Mutex(0)
+        let calls = Lock(0)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let task = session.dataTask(with: HTTPRequest(url: url)) { response in
                 calls.withLock { $0 += 1 }
@@ -166,7 +166,7 @@ import Testing
 
 /// Records the kinds of events a session reports.
 final class RecordingMonitor: EventMonitor {
-    private let recorded = Mutex<[SessionEvent]>([])
+    private let recorded = Lock<[SessionEvent]>([])
 
     func session(_ session: any HTTPSession, didReceive event: SessionEvent) {
         recorded.withLock { $0.append(event) }

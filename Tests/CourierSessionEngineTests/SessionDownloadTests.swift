@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierLocking
 import CourierSerialization
 import CourierSessionCore
 import CourierSessionEngine
@@ -6,7 +7,6 @@ import CourierTestSupport
 import CourierTesting
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct SessionDownloadTests {
@@ -22,7 +22,7 @@ import Testing
         let session = SessionManager(transport: transport)
         let target = temporaryPath("report.bin")
         defer { try? FileManager.default.removeItem(atPath: target) }
-        let seenTemporary = Mutex<String?>(nil)
+        let seenTemporary = Lock<String?>(nil)
 
         let response = await session.download(for: HTTPRequest(url: url)) { temporary, _ in
             seenTemporary.withLock { $0 = temporary }
@@ -41,7 +41,7 @@ import Testing
         transport.stub(url: url.absoluteString, reply: .init(body: Data("data".utf8)))
         let session = SessionManager(transport: transport)
         let nowhere = temporaryPath("missing-folder") + "/report.bin"
-        let seenTemporary = Mutex<String?>(nil)
+        let seenTemporary = Lock<String?>(nil)
 
         let response = await session.download(for: HTTPRequest(url: url)) { temporary, _ in
             seenTemporary.withLock { $0 = temporary }

@@ -1,11 +1,11 @@
 import CourierHTTP
+import CourierLocking
 import CourierSerialization
 import CourierSessionCore
 import CourierSessionEngine
 import CourierTesting
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 /// AFNetworking's `invalidateSessionCancelingTasks:resetSession:` and transport ownership.
@@ -13,7 +13,7 @@ import Testing
     /// A mock server that remembers whether it was shut down.
     final class CountedTransport: HTTPTransport {
         let mock = MockTransport()
-        let shutdowns = Mutex(0)
+        let shutdowns = Lock(0)
         let generation: Int
 
         init(generation: Int) {
@@ -29,7 +29,7 @@ import Testing
     }
 
     final class Factory: Sendable {
-        let made = Mutex<[CountedTransport]>([])
+        let made = Lock<[CountedTransport]>([])
         func make() -> CountedTransport {
             made.withLock { made in
                 let transport = CountedTransport(generation: made.count + 1)

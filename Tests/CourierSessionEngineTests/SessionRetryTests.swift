@@ -1,11 +1,11 @@
 import CourierHTTP
+import CourierLocking
 import CourierSerialization
 import CourierSessionCore
 import CourierSessionEngine
 import CourierTesting
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct SessionRetryTests {
@@ -105,7 +105,7 @@ import Testing
 
     @Test func adaptersRunForEveryAttemptAndTheirFailureEndsTheTask() async throws {
         final class Counting: RequestAdapter {
-            let count = Mutex(0)
+            let count = Lock(0)
             func adapt(_ request: HTTPRequest, for attempt: AttemptContext) async throws -> HTTPRequest {
                 var request = request
                 try request.headers.set(name: "X-Attempt", value: String(attempt.retryCount))

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierLocking
 import CourierSecurity
 import CourierSerialization
 import CourierSessionCore
@@ -6,7 +7,6 @@ import CourierSessionEngine
 import CourierTesting
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 /// Streamed responses: the head after redirects and retries, the body with backpressure, and the
@@ -134,7 +134,7 @@ import Testing
     @Test func cancelStopsTheTransferAndCompletesTheTaskAsCancelledWithTheResponse() async throws {
         let transport = MockTransport()
         transport.stub(url: url.absoluteString, reply: .init(status: 200, body: Data(count: 1 << 20), chunkSize: 4096))
-        let seen = Mutex<[Int]>([])
+        let seen = Lock<[Int]>([])
         var configuration = SessionConfiguration()
         configuration.responseDisposition = { task, response in
             seen.withLock { $0.append(task.taskIdentifier) }
@@ -162,7 +162,7 @@ import Testing
         let target = URL(string: "https://api.test/final")!
         transport.stub(url: url.absoluteString, reply: .redirect(status: 302, to: target))
         transport.stub(url: target.absoluteString, reply: .init(status: 200, body: Data("done".utf8)))
-        let statuses = Mutex<[Int]>([])
+        let statuses = Lock<[Int]>([])
         var configuration = SessionConfiguration()
         configuration.responseDisposition = { _, response in
             statuses.withLock { $0.append(response.status.code) }
@@ -195,7 +195,7 @@ import Testing
     @Test func aPinningPolicyNeedsAnHTTPSBaseURLWithAFNetworkingsReason() throws {
         for mode in [PinningMode.certificate, .publicKey] {
             for base in [URL(string: "http://api.test"), URL(string: "ftp://api.test"), nil] {
-                let made = Mutex(false)
+                let made = Lock(false)
                 #expect(throws: InsecureSecurityPolicyError.self) {
                     _ = try HTTPSessionManager(baseURL: base, securityPolicy: policy(mode)) { _ in
                         made.withLock { $0 = true }
@@ -223,7 +223,7 @@ import Testing
             _ in
             MockTransport()
         }
-        let handed = Mutex<PinningMode?>(nil)
+        let handed = Lock<PinningMode?>(nil)
         let pinned = try HTTPSessionManager(
             baseURL: URL(string: "https://api.test/v1"),
             securityPolicy: policy(.certificate)

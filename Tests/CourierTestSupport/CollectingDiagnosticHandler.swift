@@ -1,13 +1,13 @@
 public import CourierDiagnostics
-internal import Synchronization
+internal import CourierLocking
 
 /// A diagnostics handler that keeps every entry it is handed; its level can change between
 /// emissions.
 public final class CollectingDiagnosticHandler: DiagnosticHandler {
-    private let state: Mutex<(level: DiagnosticLevel, entries: [DiagnosticEntry])>
+    private let state: Lock<(level: DiagnosticLevel, entries: [DiagnosticEntry])>
 
     /// A handler that admits `minimumLevel` and above.
-    public init(minimumLevel: DiagnosticLevel) { state = Mutex((minimumLevel, [])) }
+    public init(minimumLevel: DiagnosticLevel) { state = Lock((minimumLevel, [])) }
 
     /// The least severe level delivered; settable while in use.
     public var minimumLevel: DiagnosticLevel {

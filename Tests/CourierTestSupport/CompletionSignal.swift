@@ -1,9 +1,9 @@
-import Synchronization
+import CourierLocking
 
 /// A one-shot signal from a callback to an awaiting test: the test waits for the state it needs
 /// instead of sleeping in the hope of reaching it.
 public final class CompletionSignal: Sendable {
-    private let state = Mutex<(signalled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let state = Lock<(signalled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
     /// Creates an unsignalled signal.
     public init() {}
@@ -33,7 +33,7 @@ public final class CompletionSignal: Sendable {
 
 /// One value handed from a completion handler to an awaiting test.
 public final class DeliveredValue<Value: Sendable>: Sendable {
-    private let value = Mutex<Value?>(nil)
+    private let value = Lock<Value?>(nil)
     private let delivered = CompletionSignal()
 
     /// Creates an empty box.

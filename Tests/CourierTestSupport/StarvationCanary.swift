@@ -1,4 +1,4 @@
-import Synchronization
+import CourierLocking
 public import Testing
 
 /// Fails a test when a trivial `Task` has to wait too long for a thread of the cooperative pool:
@@ -56,7 +56,7 @@ public struct StarvationCanary: SuiteTrait, TestTrait, TestScoping {
         probe: @escaping @Sendable () async -> Duration,
         while body: @Sendable () async throws -> Void
     ) async throws -> Duration {
-        let worst = Mutex(Duration.zero)
+        let worst = Lock(Duration.zero)
         let watcher = Task.detached {
             while !Task.isCancelled {
                 let wait = await probe()

@@ -1,8 +1,8 @@
 import CourierHTTP
+import CourierLocking
 import CourierTesting
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 /// The hooks through which another test framework (or CourierTestingExpectations) learns of a
@@ -12,7 +12,7 @@ import Testing
 
     @Test func theUnstubbedHandlerSeesEachUnstubbedRequestAndSurvivesAReset() async throws {
         let transport = MockTransport()
-        let missed = Mutex<[String]>([])
+        let missed = Lock<[String]>([])
         transport.onUnstubbedRequest { request in missed.withLock { $0.append(request.description) } }
         transport.stub(url: url.absoluteString, json: "{}")
 
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func theUnimplementedTransportReportsEachAttemptBeforeFailingIt() async {
-        let attempts = Mutex<[String]>([])
+        let attempts = Lock<[String]>([])
         let transport = UnimplementedTransport { request in attempts.withLock { $0.append(request.description) } }
 
         await #expect(throws: TransportError.self) {

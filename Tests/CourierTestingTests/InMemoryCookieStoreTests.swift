@@ -1,8 +1,8 @@
 import CourierHTTP
+import CourierLocking
 import CourierTesting
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct InMemoryCookieStoreTests {
@@ -10,7 +10,7 @@ import Testing
     private static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     private final class Clock: Sendable {
-        let now = Mutex(InMemoryCookieStoreTests.start)
+        let now = Lock(InMemoryCookieStoreTests.start)
         func advance(by seconds: Double) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
     }
 

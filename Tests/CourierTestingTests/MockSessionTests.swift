@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierLocking
 import CourierSerialization
 import CourierSessionCore
 import CourierSessionEngine
@@ -6,7 +7,6 @@ import CourierTesting
 import CourierTestingExpectations
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 /// `MockSession`: the session protocol's double answers from stubs, records calls, and fails
@@ -60,7 +60,7 @@ import Testing
 
     @Test func anUnstubbedCallFailsWithATypedErrorAndIsReported() async {
         let session = MockSession(baseURL: base)
-        let missed = Mutex<[String]>([])
+        let missed = Lock<[String]>([])
         session.onUnstubbedCall { request in missed.withLock { $0.append("\(request)") } }
 
         let response = await session.response(

@@ -1,8 +1,8 @@
 import CourierHTTP
+import CourierLocking
 import CourierTesting
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct MockTransportScriptTests {
@@ -154,7 +154,7 @@ import Testing
         )
         let transfer = transport.startTransfer(HTTPRequest(url: url))
         transfer.suspend()
-        let seen = Mutex<[String]>([])
+        let seen = Lock<[String]>([])
         let consumer = Task {
             for await event in transfer.events {
                 if case .response = event { seen.withLock { $0.append("response") } }

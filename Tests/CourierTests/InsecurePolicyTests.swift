@@ -1,7 +1,7 @@
 import Courier
+import CourierLocking
 import CourierTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// AFNetworking's guard: a pinning policy needs an https base URL.
@@ -12,7 +12,7 @@ import Testing
 
     /// Counts the transports a factory made.
     final class Counter: Sendable {
-        private let count = Mutex(0)
+        private let count = Lock(0)
         var value: Int { count.withLock { $0 } }
         func increment() { count.withLock { $0 += 1 } }
     }

@@ -1,7 +1,7 @@
 import Courier
+import CourierLocking
 import CourierTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// Every layer of the root replaced through its configuration, over `MockTransport`.
@@ -12,7 +12,7 @@ import Testing
 
     /// Records the kinds of the events it receives.
     final class KindRecorder: EventMonitor {
-        let kinds = Mutex<[SessionEvent.Kind]>([])
+        let kinds = Lock<[SessionEvent.Kind]>([])
 
         func session(_ session: any HTTPSession, didReceive event: SessionEvent) {
             kinds.withLock { $0.append(event.kind) }
@@ -41,7 +41,7 @@ import Testing
     @Test func anInjectedTransportRunsTheWholePipelineWithRetriesAndRedirects() async throws {
         let transport = Self.flakyTransport()
         let recorder = KindRecorder()
-        let handed = Mutex<[PinningMode?]>([])
+        let handed = Lock<[PinningMode?]>([])
         let policy = SecurityPolicy(pinningMode: .publicKey, verifier: CourierClient.certificateVerifier)
         let client = try CourierClient(baseURL: URL(string: "https://api.example.com/v1")) { configuration in
             configuration.securityPolicy = policy

@@ -1,7 +1,7 @@
 import CourierHTTP
+import CourierLocking
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct TransferEventsDeferredResumeTests {
@@ -36,7 +36,7 @@ import Testing
     @Test func wakesTheParkedConsumerOnceWhenTheBatchIsResumed() async throws {
         // Given: a consumer that took one event and is parked waiting for the next
         let (events, source) = TransferEvents.makeEvents(highWaterMark: 100, lowWaterMark: 10)
-        let seen = Mutex<[String]>([])
+        let seen = Lock<[String]>([])
         let consumer = Task {
             for await event in events { seen.withLock { $0.append(Self.label(event)) } }
         }

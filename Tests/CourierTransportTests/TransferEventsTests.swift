@@ -1,7 +1,7 @@
 import CourierHTTP
+import CourierLocking
 import CourierTransport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct TransferEventsTests {
@@ -32,7 +32,7 @@ import Testing
 
     @Test func refusesBodyAtTheHighWaterMarkAndAsksAgainAtTheLowWaterMark() async {
         // Given
-        let demands = Mutex(0)
+        let demands = Lock(0)
         let (events, source) = TransferEvents.makeEvents(highWaterMark: 100, lowWaterMark: 40)
         source.setHandlers(onDemand: { demands.withLock { $0 += 1 } }, onTermination: {})
 
@@ -81,7 +81,7 @@ import Testing
 
     @Test func cancellingTheConsumerEndsTheSequenceAndTellsTheProducer() async {
         // Given
-        let terminated = Mutex(false)
+        let terminated = Lock(false)
         let (events, source) = TransferEvents.makeEvents(highWaterMark: 10, lowWaterMark: 1)
         source.setHandlers(onDemand: {}, onTermination: { terminated.withLock { $0 = true } })
 
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func droppingTheIteratorEarlyTellsTheProducer() async {
-        let terminated = Mutex(false)
+        let terminated = Lock(false)
         let (events, source) = TransferEvents.makeEvents(highWaterMark: 10, lowWaterMark: 1)
         source.setHandlers(onDemand: {}, onTermination: { terminated.withLock { $0 = true } })
         source.yield(chunk(1))
@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func finishingNormallyDoesNotReportTermination() async {
-        let terminated = Mutex(false)
+        let terminated = Lock(false)
         let (events, source) = TransferEvents.makeEvents(highWaterMark: 10, lowWaterMark: 1)
         source.setHandlers(onDemand: {}, onTermination: { terminated.withLock { $0 = true } })
         source.yield(.completed(TransferMetrics()))

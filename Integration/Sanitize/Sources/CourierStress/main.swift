@@ -10,16 +10,11 @@ import Synchronization
 /// down and checks that the process's open descriptors are back to their count before the
 /// transport. Under LeakSanitizer, a leak fails the process at exit.
 ///
-/// `CourierStress planted-overflow`, `planted-leak` and `planted-race` are the positive controls: a
-/// heap overflow for AddressSanitizer, a lost allocation for LeakSanitizer and a data race for
-/// ThreadSanitizer, each of which must fail.
+/// `CourierStress planted-overflow` and `planted-leak` are the positive controls: a heap overflow for
+/// AddressSanitizer and a lost allocation for LeakSanitizer, each of which must fail. (ThreadSanitizer's
+/// planted race is the root package's `CourierLockCanary`, next to its canary on Courier's lock.)
 func openDescriptors() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-}
-
-/// Shared by the racing threads of the planted race without synchronisation, on purpose.
-final class RacyCounter: @unchecked Sendable {
-    var value = 0
 }
 
 func plantedOverflow() -> Int32 {
@@ -30,45 +25,11 @@ func plantedOverflow() -> Int32 {
     return Int32(buffer[0])
 }
 
-/// Four threads appending to an array under a `Synchronization.Mutex`: correct code. ThreadSanitizer
-/// reports it as a race on toolchains whose `Synchronization` library is not instrumented (the lock
-/// is taken inside it, out of the sanitizer's sight); `ci/sanitize thread` runs this first to know
-/// whether its reports about Courier, whose shared state is all behind `Mutex`, can mean anything.
-func mutexCanary() -> Int32 {
-    let shared = SharedArray()
-    let threads = (0..<4).map { index in
-        Thread {
-            for step in 0..<10_000 { shared.values.withLock { $0.append(index * step) } }
-        }
-    }
-    for thread in threads { thread.start() }
-    while shared.values.withLock({ $0.count }) < 40_000 { Thread.sleep(forTimeInterval: 0.01) }
-    return 0
-}
-
-final class SharedArray: Sendable {
-    let values = Mutex<[Int]>([])
-
-    init() {}
-}
-
 /// Memory nothing points to any more at exit: LeakSanitizer must report it.
 func plantedLeak() -> Int32 {
     let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
     buffer.initialize(repeating: 1, count: 4096)
     return Int32(buffer[Int.random(in: 0..<4096)]) - 1
-}
-
-func plantedRace() -> Int32 {
-    let counter = RacyCounter()
-    let threads = (0..<2).map { _ in
-        Thread {
-            for _ in 0..<100_000 { counter.value += 1 }
-        }
-    }
-    for thread in threads { thread.start() }
-    Thread.sleep(forTimeInterval: 0.5)
-    return counter.value > 0 ? 0 : 1
 }
 
 /// What the transfers came to, shared by the tasks that run them.
@@ -136,12 +97,8 @@ let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "planted-overflow":
     exit(plantedOverflow())
-case "planted-race":
-    exit(plantedRace())
 case "planted-leak":
     exit(plantedLeak())
-case "mutex-canary":
-    exit(mutexCanary())
 case "transfers":
     guard arguments.count >= 4, let small = URL(string: arguments[2]), let big = URL(string: arguments[3]) else {
         print("usage: CourierStress transfers URL_SMALL URL_BIG [COUNT]")
@@ -151,7 +108,7 @@ case "transfers":
     exit(await stress(small: small, big: big, count: count))
 default:
     print(
-        "usage: CourierStress transfers URL_SMALL URL_BIG [COUNT] | planted-overflow | planted-leak | planted-race | mutex-canary"
+        "usage: CourierStress transfers URL_SMALL URL_BIG [COUNT] | planted-overflow | planted-leak"
     )
     exit(2)
 }
