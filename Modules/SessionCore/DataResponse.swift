@@ -93,17 +93,6 @@ public struct DataResponse<Value: Sendable>: Sendable {
 extension DataResponse {
     /// The outcome of a call whose request could not be built: no task, no response.
     package static func serializationFailure(_ error: SerializationError) -> DataResponse {
-        DataResponse(
-            request: nil,
-            response: nil,
-            data: nil,
-            value: nil,
-            error: SessionError(
-                kind: .serialization,
-                message: error.description,
-                failingURL: error.failingURL,
-                underlying: error
-            )
-        )
+        DataResponse(request: nil, response: nil, data: nil, value: nil, error: .unbuiltRequest(error))
     }
 }

@@ -84,12 +84,9 @@ extension HTTPSession {
         parameters: Parameters? = nil,
         headers: HTTPHeaders = HTTPHeaders()
     ) throws(SerializationError) -> HTTPRequest {
-        let serializer = requestSerializer
-        let request = try serializer.serialize(
-            serializer.makeRequest(method: method, url: try callURL(urlString)),
-            parameters: parameters
-        )
-        return request.replacingHeaders(with: headers)
+        try callRequest(method, urlString, headers) { serializer, request throws(SerializationError) in
+            try serializer.serialize(request, parameters: parameters)
+        }
     }
 
     /// The request a call with an `Encodable` value would send, without sending it.
@@ -109,12 +106,9 @@ extension HTTPSession {
         encoding value: some Encodable,
         headers: HTTPHeaders = HTTPHeaders()
     ) throws(SerializationError) -> HTTPRequest {
-        let serializer = requestSerializer
-        let request = try serializer.serialize(
-            serializer.makeRequest(method: method, url: try callURL(urlString)),
-            encoding: value
-        )
-        return request.replacingHeaders(with: headers)
+        try callRequest(method, urlString, headers) { serializer, request throws(SerializationError) in
+            try serializer.serialize(request, encoding: value)
+        }
     }
 
     /// Sends a call and returns the validated body.
@@ -210,6 +204,19 @@ extension HTTPSession {
         return url
     }
 
+    /// The request serializer's request for a call, with `place` putting the call's parameters or
+    /// value in it, then the call's headers over the serializer's defaults.
+    private func callRequest(
+        _ method: HTTPMethod,
+        _ urlString: String,
+        _ headers: HTTPHeaders,
+        place: (any EncodableRequestSerializing, HTTPRequest) throws(SerializationError) -> HTTPRequest
+    ) throws(SerializationError) -> HTTPRequest {
+        let serializer = requestSerializer
+        let request = try place(serializer, serializer.makeRequest(method: method, url: try callURL(urlString)))
+        return request.replacingHeaders(with: headers)
+    }
+
     private func decoded<Value: Decodable & Sendable>(
         _ request: HTTPRequest,
         as type: Value.Type
@@ -242,12 +249,13 @@ extension SessionError {
         do {
             return try make()
         } catch {
-            throw SessionError(
-                kind: .serialization,
-                message: error.description,
-                failingURL: error.failingURL,
-                underlying: error
-            )
+            throw .unbuiltRequest(error)
         }
+    }
+
+    /// The error of a call whose request could not be built: a ``Kind/serialization`` error with
+    /// no response.
+    package static func unbuiltRequest(_ error: SerializationError) -> SessionError {
+        SessionError(kind: .serialization, message: error.description, failingURL: error.failingURL, underlying: error)
     }
 }
