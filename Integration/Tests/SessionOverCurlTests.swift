@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test(.enabled(if: hasServers, "TEST_HTTP_URL, TEST_HTTPBIN_URL or FAULT_HTTP_URL not set"))
-    func aRedirectLoopEndsWithAFsTooManyRedirects() async throws {
+    func aRedirectLoopEndsAtTheLimitListingTheVisitedURLs() async throws {
         let fault = try #require(Self.faultServer)
         let transport = CurlTestServers.transport()
         let session = SessionManager(transport: transport)
@@ -127,8 +127,30 @@ import Testing
             for: HTTPRequest(url: fault.adding("/redirect-loop")),
             serializer: DataResponseSerializer()
         )
-        #expect(response.error?.kind == .redirect(.loop))
+        guard case .redirect(.tooManyRedirects(let limit, let visited)) = response.error?.kind else {
+            Issue.record("expected the redirect limit, got \(String(describing: response.error))")
+            return
+        }
+        #expect(limit == 16)
+        #expect(visited.count == 17)
+        #expect(Set(visited.map(\.path)) == ["/redirect-loop"])
         #expect(response.error?.urlErrorCode == -1007)
+        await session.shutdown()
+        await transport.shutdown()
+    }
+
+    @Test(.enabled(if: hasServers, "TEST_HTTP_URL, TEST_HTTPBIN_URL or FAULT_HTTP_URL not set"))
+    func aSelfRedirectThatSetsACookieIsFollowedAsBrowsersDo() async throws {
+        let fault = try #require(Self.faultServer)
+        let transport = CurlTestServers.transport()
+        let session = SessionManager(transport: transport)
+        let response = await session.response(
+            for: HTTPRequest(url: fault.adding("/consent-gate")),
+            serializer: StringResponseSerializer()
+        )
+        #expect(response.error == nil)
+        #expect(response.value == "welcome\n")
+        #expect(response.redirects.map(\.status.code) == [302])
         await session.shutdown()
         await transport.shutdown()
     }

@@ -583,6 +583,29 @@ async def h1_redirect_loop(request, reader, writer):
     return True
 
 
+@h1("/consent-gate", "302 to itself with Set-Cookie: consent=yes; 200 once the cookie comes back")
+async def h1_consent_gate(request, reader, writer):
+    cookies = request.header("Cookie") or ""
+    if "consent=yes" in [part.strip() for part in cookies.split(";")]:
+        body = b"welcome\n"
+        head = response_head(
+            "HTTP/1.1 200 OK",
+            [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))],
+        )
+        await send(writer, head + body)
+        return True
+    head = response_head(
+        "HTTP/1.1 302 Found",
+        [
+            ("Location", "/consent-gate"),
+            ("Set-Cookie", "consent=yes; Path=/"),
+            ("Content-Length", "0"),
+        ],
+    )
+    await send(writer, head)
+    return True
+
+
 @h1("/redirect-to", "302 (or ?status=301|303|307|308) to ?url=..., keep-alive")
 async def h1_redirect_to(request, reader, writer):
     target = (request.query.get("url") or ["/ok"])[0]

@@ -14,7 +14,7 @@ enum ExitStatus {
     static func of(_ error: SessionError) -> Int32 {
         switch error.kind {
         case .deadlineExceeded, .transport(.timedOut): timedOut
-        case .redirect(.tooManyRedirects), .redirect(.loop): tooManyRedirects
+        case .redirect(.tooManyRedirects): tooManyRedirects
         default: Self.error
         }
     }

@@ -72,7 +72,7 @@ enum RequestCommand {
         if line.showsMetrics, let metrics = response.metrics.last {
             for text in MetricsSummary.lines(metrics) { StandardStreams.printError(text) }
         }
-        if let error = response.error {
+        if let error = response.error, !Self.isRetryableStatusRefusal(error) {
             StandardStreams.printError(ExitStatus.message(error))
             return ExitStatus.of(error)
         }
@@ -96,7 +96,7 @@ enum RequestCommand {
         on client: CourierClient,
         line: RequestCommandLine
     ) async -> DataResponse<Data> {
-        let serializer = DataResponseSerializer(validator: ResponseValidator(acceptableStatusCodes: nil))
+        let serializer = DataResponseSerializer(validator: statusValidator(line))
         let length = request.body.length ?? 0
         let showsProgress =
             request.body.kind != .empty
@@ -119,6 +119,22 @@ enum RequestCommand {
             progress.abandon()
         }
         return response
+    }
+
+    /// Every status is printed as httpie prints it; but retriers are asked about refused responses
+    /// only (Alamofire's order), so with `--retries` the retry policy's statuses are refused, to be
+    /// retried, and printed like any other once the retries run out.
+    private static func statusValidator(_ line: RequestCommandLine) -> ResponseValidator {
+        guard line.retries > 0 else { return ResponseValidator(acceptableStatusCodes: nil) }
+        return ResponseValidator(acceptableStatusCodes: Set(100...599).subtracting(RetryPolicy().retryableStatusCodes))
+    }
+
+    /// Whether `error` is only the refusal of a retryable status that ``statusValidator(_:)`` made.
+    private static func isRetryableStatusRefusal(_ error: SessionError) -> Bool {
+        guard error.kind == .serialization, error.response != nil, let refusal = error.serialization else {
+            return false
+        }
+        return refusal.code == .unacceptableStatusCode
     }
 
     private static func openOutput(_ path: String) throws(CommandFailure) -> Int32 {

@@ -28,7 +28,8 @@ public protocol RequestAdapter: Sendable {
 
 /// Decides whether a failed attempt is tried again.
 ///
-/// The session asks after a transport failure and after a response (so a retrier can retry a `503`);
+/// The session asks after a failure only: the transport's, or the serializer's refusal of a response
+/// (so a retrier can retry a `503`), never after a response the serializer accepted;
 /// ``RetryPolicy`` is the default. Retriers are asked in the order they were composed; the first that
 /// does not answer ``RetryDecision/doNotRetry`` decides.
 ///
@@ -44,7 +45,7 @@ public protocol RequestRetrier: Sendable {
     ///
     /// - Parameters:
     ///   - request: The request of the attempt that failed, as adapted.
-    ///   - failure: What went wrong: a transport error, or a response the retrier may not accept.
+    ///   - failure: What went wrong: a transport error, or a response the serializer refused.
     ///   - attempt: Which task and attempt this was.
     /// - Returns: The decision.
     func retry(_ request: HTTPRequest, dueTo failure: AttemptFailure, attempt: AttemptContext) async -> RetryDecision
@@ -87,32 +88,87 @@ public struct AttemptContext: Sendable, Hashable {
     }
 }
 
-/// What made an attempt a candidate for a retry.
+/// Why an attempt failed, as the session asks its retriers (Alamofire passes the same errors to
+/// `retry(_:for:dueTo:completion:)`).
+///
+/// The session asks only about failures: a response its serializer accepts is never offered to a
+/// retrier. A response is validated first, so a `503` the serializer refuses arrives as
+/// ``validation(_:)`` with the serializer's error intact, and an attempt whose head arrived before
+/// the connection failed arrives as ``transport(_:)`` with that response.
+///
+/// ```swift
+/// struct RetryUnavailable: RequestRetrier {
+///     func retry(_ request: HTTPRequest, dueTo failure: AttemptFailure, attempt: AttemptContext) async -> RetryDecision {
+///         failure.response?.status.code == 503 && attempt.retryCount < 2 ? .retry : .doNotRetry
+///     }
+/// }
+/// ```
 public enum AttemptFailure: Sendable {
-    /// The transport failed; the response and body arrived before the failure, if any.
+    /// The transport failed; the error carries the response and body that arrived before the
+    /// failure, if any.
     case transport(SessionError)
-    /// A complete response arrived; a retrier may judge its status or headers.
-    case response(HTTPResponse, body: Data)
+    /// A complete response that the serializer's validation refused (an unacceptable status or
+    /// content type); the error's ``SessionError/serialization`` says which.
+    case validation(SessionError)
+    /// A complete, acceptable response whose body the serializer could not decode.
+    case serialization(SessionError)
 
-    /// The response, when one arrived.
-    public var response: HTTPResponse? {
+    /// The error, as the task would end with it if no retrier retries.
+    public var error: SessionError {
         switch self {
-        case .transport(let error): error.response
-        case .response(let response, _): response
+        case .transport(let error), .validation(let error), .serialization(let error): error
         }
     }
+
+    /// The response, when one arrived.
+    public var response: HTTPResponse? { error.response }
+
+    /// The body that arrived, when any.
+    public var body: Data? { error.data }
 }
 
-/// A retrier's answer.
-public enum RetryDecision: Sendable, Hashable {
+/// A retrier's answer: Alamofire's `RetryResult`.
+///
+/// ```swift
+/// switch await policy.retry(request, dueTo: failure, attempt: attempt) {
+/// case .retry, .retryAfter: print("sent again")
+/// case .doNotRetry: print("the attempt's outcome stands")
+/// case .doNotRetryWithError(let error): print("ends with", error)
+/// }
+/// ```
+public enum RetryDecision: Sendable {
     /// Send the request again now.
     case retry
     /// Send the request again after this delay.
     case retryAfter(Duration)
     /// Do not retry; the attempt's outcome stands.
     case doNotRetry
-    /// Do not retry; end the task with ``SessionError/Kind/retryFailed`` and this message.
-    case doNotRetryWithError(String)
+    /// Do not retry; end the task with ``SessionError/Kind/retryFailed`` whose
+    /// ``SessionError/underlying`` is this error, as the retrier threw it (an app can switch on it).
+    case doNotRetryWithError(any Error)
+
+    /// Whether the request is sent again (Alamofire's `retryRequired`).
+    public var retryRequired: Bool {
+        switch self {
+        case .retry, .retryAfter: true
+        case .doNotRetry, .doNotRetryWithError: false
+        }
+    }
+
+    /// The delay before the next attempt: zero for ``retry``, `nil` when there is none.
+    public var delay: Duration? {
+        switch self {
+        case .retry: .zero
+        case .retryAfter(let delay): delay
+        case .doNotRetry, .doNotRetryWithError: nil
+        }
+    }
+
+    /// The retrier's error, for ``doNotRetryWithError(_:)``.
+    public var error: (any Error)? {
+        if case .doNotRetryWithError(let error) = self { return error }
+        return nil
+    }
 }
 
 /// Adapters and retriers composed in order: Alamofire's `Interceptor`.
@@ -161,7 +217,8 @@ public struct Interceptor: RequestInterceptor {
     {
         for retrier in retriers {
             let decision = await retrier.retry(request, dueTo: failure, attempt: attempt)
-            if decision != .doNotRetry { return decision }
+            if case .doNotRetry = decision { continue }
+            return decision
         }
         return .doNotRetry
     }

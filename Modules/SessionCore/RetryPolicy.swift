@@ -53,21 +53,22 @@ public struct RetryPolicy: RequestInterceptor {
     public func retry(_ request: HTTPRequest, dueTo failure: AttemptFailure, attempt: AttemptContext) async
         -> RetryDecision
     {
-        guard attempt.retryCount < retryLimit, retryableMethods.contains(request.method), request.body.isReplayable
+        guard attempt.retryCount < retryLimit, retryableMethods.contains(request.method), request.body.isReplayable,
+            isRetryable(failure)
         else { return .doNotRetry }
-        switch failure {
-        case .transport(let error):
-            guard let category = error.transportError?.category, retryableCategories.contains(category) else {
-                return .doNotRetry
-            }
-        case .response(let response, _):
-            guard retryableStatusCodes.contains(response.status.code) else { return .doNotRetry }
-        }
         if let response = failure.response, let asked = RetryAfter.delay(in: response, now: Date()) {
             return asked <= maximumRetryAfter ? .retryAfter(asked) : .doNotRetry
         }
         var seconds = exponentialBackoffScale
         for _ in 0..<attempt.retryCount { seconds *= exponentialBackoffBase }
         return .retryAfter(jitter(.milliseconds(Int64(seconds * 1000))))
+    }
+
+    /// Alamofire's order: a retryable status decides first, whatever failed after it arrived (a
+    /// `503` whose body was cut off is still a `503`); then the transport failure's category.
+    private func isRetryable(_ failure: AttemptFailure) -> Bool {
+        if let status = failure.response?.status.code, retryableStatusCodes.contains(status) { return true }
+        guard case .transport(let error) = failure, let category = error.transportError?.category else { return false }
+        return retryableCategories.contains(category)
     }
 }

@@ -13,7 +13,7 @@ extension SessionError {
     /// | not cached (a cache-only request with nothing stored) | -1008 (resource unavailable) |
     /// | transport `cannotConnect`, `proxyFailed` | -1004 (cannot connect to host) |
     /// | transport `connectionLost` | -1005 (network connection lost) |
-    /// | too many redirects, a redirect loop | -1007 (HTTP too many redirects) |
+    /// | too many redirects | -1007 (HTTP too many redirects) |
     /// | transport `protocolViolation` | -1011 (bad server response) |
     /// | transport `contentDecodingFailed` | -1015 (cannot decode content data) |
     /// | transport `requestBodyFailed`, `requestBodyAlreadyConsumed`, a one-shot body under 307/308 | -1021 (request body stream exhausted) |
@@ -31,7 +31,7 @@ extension SessionError {
         switch kind {
         case .cancelled, .sessionInvalidated: return -999
         case .deadlineExceeded: return -1001
-        case .redirect(.tooManyRedirects), .redirect(.loop): return -1007
+        case .redirect(.tooManyRedirects): return -1007
         case .redirect(.disallowedScheme): return -1000
         case .redirect(.bodyNotReplayable): return -1021
         case .serialization: return serialization?.urlErrorCode ?? -1

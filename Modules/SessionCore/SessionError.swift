@@ -29,7 +29,8 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         case redirect(RedirectFailure)
         /// A request adapter threw; the adapter's error is ``SessionError/underlying``.
         case adaptationFailed
-        /// A retrier ended the task with its own error, ``SessionError/underlying``.
+        /// A retrier ended the task with its own error, ``SessionError/underlying``; the attempt's
+        /// own failure is ``SessionError/originalError`` (Alamofire's `requestRetryFailed`).
         case retryFailed
         /// The task was cancelled (AF's -999).
         case cancelled
@@ -61,10 +62,10 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
 
     /// Why a redirect was not followed.
     public enum RedirectFailure: Error, Sendable, Hashable {
-        /// More redirects than the session allows.
-        case tooManyRedirects(limit: Int)
-        /// The chain came back to a request it had already made.
-        case loop
+        /// More redirects than the session allows; `visited` lists the chain's URLs in order, the
+        /// first request's included, so that a loop is plain to see. Redirects are counted, never
+        /// guessed: a server may send a client back to a URL it visited (after setting a cookie, say).
+        case tooManyRedirects(limit: Int, visited: [URL])
         /// The target's scheme is not http or https, or goes from https to http without permission.
         case disallowedScheme(String)
         /// A 307 or 308 must send the body again and the body is one-shot.
@@ -83,6 +84,17 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     public let data: Data?
     /// The error underneath: a `TransportError`, a `SerializationError`, or an interceptor's error.
     public let underlying: (any Error)?
+    /// For ``Kind/retryFailed``: the failure the retrier was asked about (a transport, validation
+    /// or serialization error), intact.
+    ///
+    /// ```swift
+    /// if error.kind == .retryFailed, let refused = error.originalError?.response {
+    ///     print("the refresh failed after a \(refused.status.code)")
+    /// }
+    /// ```
+    public var originalError: SessionError? { original as? SessionError }
+    /// Stored as an existential: a struct cannot hold a value of its own type directly.
+    private let original: (any Error)?
 
     /// Creates an error.
     ///
@@ -93,13 +105,15 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     ///   - response: The response, when one arrived.
     ///   - data: The body received, when any.
     ///   - underlying: The error underneath.
+    ///   - originalError: For a retry failure, the failure the retrier was asked about.
     public init(
         kind: Kind,
         message: String,
         failingURL: URL?,
         response: HTTPResponse? = nil,
         data: Data? = nil,
-        underlying: (any Error)? = nil
+        underlying: (any Error)? = nil,
+        originalError: SessionError? = nil
     ) {
         self.kind = kind
         self.message = message
@@ -107,6 +121,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         self.response = response
         self.data = data
         self.underlying = underlying
+        self.original = originalError
     }
 
     /// The transport's error, when the transport failed.

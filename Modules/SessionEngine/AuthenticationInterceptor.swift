@@ -157,7 +157,7 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
     public func retry(_ request: HTTPRequest, dueTo failure: AttemptFailure, attempt: AttemptContext) async
         -> RetryDecision
     {
-        guard case .response(let response, _) = failure, authenticator.didRequest(request, with: response),
+        guard let response = failure.response, authenticator.didRequest(request, with: response),
             let current = credential
         else { return .doNotRetry }
         guard authenticator.isRequest(request, authenticatedWith: current) else { return .retry }
@@ -165,7 +165,7 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
             _ = try await refreshed(current)
             return .retry
         } catch {
-            return .doNotRetryWithError("the credential could not be refreshed: \(error)")
+            return .doNotRetryWithError(error)
         }
     }
 

@@ -64,7 +64,7 @@ public struct OfflineAwareRetrier: RequestRetrier {
         case .cameBack:
             return .retry
         case .stillDown:
-            return .doNotRetryWithError("\(host) was not reachable, and did not come back within \(waitLimit)")
+            return .doNotRetryWithError(HostStillUnreachableError(host: host, waited: waitLimit))
         }
     }
 

@@ -16,10 +16,16 @@ public struct SessionConfiguration: Sendable {
     /// The group completion handlers run in (AFNetworking's `completionGroup`); `nil` uses one
     /// group of the session's.
     public var completionGroup: DispatchGroup?
-    /// Redirects followed per task before it fails with `SessionError.RedirectFailure.tooManyRedirects(limit:)`.
-    public var maximumRedirects = 10
+    /// Redirects followed per task before it fails with
+    /// `SessionError.RedirectFailure.tooManyRedirects(limit:visited:)`: 16, URLSession's limit (and
+    /// so AFNetworking's and Alamofire's). Redirects are counted, not guessed: a chain that comes
+    /// back to a URL it visited is followed, as browsers, curl and httpie follow it.
+    public var maximumRedirects = 16
     /// Whether a redirect from https to http is followed.
     public var allowsInsecureRedirects = false
+    /// The clock the session measures deadlines and retry delays on; a test passes `ManualClock`
+    /// from `CourierTesting` to run them without waiting.
+    public var clock: any SessionClock = .system
     /// The longest a whole call may take, across retries and redirects; `nil` for no deadline.
     /// Each attempt's own `timeout` still applies.
     public var deadline: Duration?

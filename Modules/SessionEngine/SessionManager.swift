@@ -234,7 +234,13 @@ public final class SessionManager: HTTPSession {
         options: RequestOptions
     ) async -> DataResponse<Serializer.Output> {
         let box = CompletionBox<DataResponse<Serializer.Output>>()
-        let task = makeTask(request: request, serializer: serializer, options: options.transfer, progress: .none) {
+        let task = makeTask(
+            request: request,
+            serializer: serializer,
+            options: options.transfer,
+            progress: .none,
+            perRequest: PerRequestHandlers(options)
+        ) {
             box.deliver($0)
         }
         return await withTaskCancellationHandler {
@@ -424,6 +430,8 @@ public final class SessionManager: HTTPSession {
         options: TransferOptions,
         progress: TaskProgressHandlers,
         bodyChannel: ResponseBodyChannel? = nil,
+        judge: ResponseJudge = .acceptableStatus,
+        perRequest: PerRequestHandlers = PerRequestHandlers(),
         finish: @escaping @Sendable (SessionTask, TaskRunner.Result) -> Void
     ) -> SessionTask {
         let (identifier, invalidated) = state.withLock { state in
@@ -433,8 +441,9 @@ public final class SessionManager: HTTPSession {
         let hooks = SessionTask.Hooks(
             start: { [self] task in
                 Task {
-                    var runner = self.runner(for: task, options: options, progress: progress)
+                    var runner = self.runner(for: task, options: options, progress: progress, perRequest: perRequest)
                     runner.bodyChannel = bodyChannel
+                    runner.judge = bodyChannel == nil ? judge : .acceptingEverything
                     finish(task, await runner.run())
                 }
             },
@@ -465,20 +474,36 @@ public final class SessionManager: HTTPSession {
         serializer: Serializer,
         options: TransferOptions,
         progress: TaskProgressHandlers,
+        perRequest: PerRequestHandlers = PerRequestHandlers(),
         deliver: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
-        makeTask(request: request, options: options, progress: progress) { [self] task, result in
-            self.complete(task, result, serializer: serializer, deliver: deliver)
+        // The runner judges each response with the serializer before it asks retriers; the final
+        // judgement is kept, so the serializer runs once per response.
+        let judged = Lock<SerializedResponse<Serializer.Output>?>(nil)
+        let judge = ResponseJudge { response, body, request in
+            let serialized = serializer.serializedResponse(response: response, data: body, request: request)
+            judged.withLock { $0 = serialized }
+            return serialized.error
+        }
+        return makeTask(request: request, options: options, progress: progress, judge: judge, perRequest: perRequest) {
+            [self] task, result in
+            let serialized = result.judged ? judged.withLock { $0 } : nil
+            self.complete(task, result, serializer: serializer, judged: serialized, deliver: deliver)
         }
     }
 
-    private func runner(for task: SessionTask, options: TransferOptions, progress: TaskProgressHandlers) -> TaskRunner {
+    private func runner(
+        for task: SessionTask,
+        options: TransferOptions,
+        progress: TaskProgressHandlers,
+        perRequest: PerRequestHandlers
+    ) -> TaskRunner {
         TaskRunner(
             task: task,
             transport: transport,
             options: options,
-            interceptor: interceptor,
-            redirectHandler: redirectHandler,
+            interceptor: perRequest.interceptor(composedWith: interceptor),
+            redirectHandler: perRequest.redirectHandler ?? redirectHandler,
             configuration: configuration,
             progress: progress,
             report: .to(self)
@@ -491,16 +516,19 @@ public final class SessionManager: HTTPSession {
         _ task: SessionTask,
         _ result: TaskRunner.Result,
         serializer: Serializer,
+        judged: SerializedResponse<Serializer.Output>?,
         deliver: @Sendable (DataResponse<Serializer.Output>) -> Void
     ) {
         var error = result.error
         var value: Serializer.Output?
         if error == nil {
-            let serialized = serializer.serializedResponse(
-                response: result.response,
-                data: result.body,
-                request: result.request
-            )
+            let serialized =
+                judged
+                ?? serializer.serializedResponse(
+                    response: result.response,
+                    data: result.body,
+                    request: result.request
+                )
             value = serialized.value
             error = serialized.error.map { SessionError.serialization($0, result: result) }
         }

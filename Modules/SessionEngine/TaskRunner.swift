@@ -1,20 +1,27 @@
 internal import CourierHTTP
+internal import CourierSerialization
 internal import CourierSessionCore
 internal import CourierTransport
 internal import FoundationEssentials
 
-/// Runs one task's attempts and redirect hops: adapt, send, read, then follow, retry or finish.
+/// Runs one task's attempts and redirect hops as named steps: adapt, look up the cache, send and
+/// read (redirects are resolved as their heads arrive), receive into the cache, judge, decide on a
+/// retry, wait. ``run()`` drives them; each step is a method of its own.
 struct TaskRunner: Sendable {
     let task: SessionTask
     let transport: any HTTPTransport
     let options: TransferOptions
+    /// The request's interceptor composed with the session's, in Alamofire's order.
     let interceptor: (any RequestInterceptor)?
+    /// The request's redirect handler, else the session's (Alamofire's precedence).
     let redirectHandler: any RedirectHandling
     let configuration: SessionConfiguration
     let progress: TaskProgressHandlers
     /// Set for a streamed task: the final head and body go there, and nothing is retried once the
     /// head went out.
     var bodyChannel: ResponseBodyChannel?
+    /// Judges each complete response before retriers are asked (the task's serializer).
+    var judge = ResponseJudge.acceptingEverything
     let report: EventSink
 
     /// What the task ended with, before serialization.
@@ -27,6 +34,35 @@ struct TaskRunner: Sendable {
         var redirects: [HTTPResponse] = []
         var retryCount = 0
         var cacheDisposition: CacheDisposition?
+        /// Whether ``ResponseJudge`` judged the final response (so the serializer need not run again).
+        var judged = false
+    }
+
+    /// What the loop carries from one attempt to the next.
+    struct Progress: Sendable {
+        var request: HTTPRequest
+        var result: Result
+        /// The URLs requested so far, in order: the error at the redirect limit lists them.
+        var visited: [URL]
+        /// Set after a `304` that matched nothing stored: the next attempt goes without conditions.
+        var bypassCache = false
+        let deadline: ContinuousClock.Instant?
+
+        func context(for taskIdentifier: Int) -> AttemptContext {
+            AttemptContext(
+                taskIdentifier: taskIdentifier,
+                retryCount: result.retryCount,
+                redirectCount: result.redirects.count
+            )
+        }
+    }
+
+    /// What a step tells the loop.
+    enum Step: Sendable {
+        /// Go on with the next attempt or hop.
+        case again
+        /// The task is over.
+        case finished
     }
 
     /// The cache this task consults: the session's, unless the body does not pass through the
@@ -37,204 +73,317 @@ struct TaskRunner: Sendable {
     }
 
     func run() async -> Result {
-        let deadline = configuration.deadline.map { ContinuousClock.now + $0 }
-        var request = task.originalRequest
-        var result = Result(request: request)
-        var visited: Set<String> = [Self.key(request)]
-        let cache = self.cache
-        /// Set after a `304` that matched nothing stored: the next attempt goes without conditions.
-        var bypassCache = false
+        let request = task.originalRequest
+        var progress = Progress(
+            request: request,
+            result: Result(request: request),
+            visited: [request.url],
+            deadline: configuration.deadline.map { configuration.clock.now + $0 }
+        )
+        while case .again = await attempt(&progress) {}
+        return progress.result
+    }
+
+    /// One attempt or redirect hop, step by step.
+    func attempt(_ progress: inout Progress) async -> Step {
+        await task.waitWhileSuspended()
+        if task.isCanceling { return fail(&progress, .cancelled(progress.request.url)) }
+        let context = progress.context(for: task.taskIdentifier)
+        let adapted: HTTPRequest
+        switch await adapt(progress.request, context: context, deadline: progress.deadline) {
+        case .success(let request): adapted = request
+        case .failure(let error): return fail(&progress, error)
+        }
+        progress.result.request = adapted
+        let lookup = await lookUp(adapted, bypassing: progress.bypassCache)
+        progress.bypassCache = false
+        let sent: HTTPRequest
+        let revalidating: CachedResponse?
+        switch lookup {
+        case .send(let request, let stored):
+            sent = request
+            revalidating = stored
+            progress.result.request = request
+        case .served(let stored):
+            served(stored, for: adapted, into: &progress.result)
+            return .finished
+        case .failed(let error):
+            return fail(&progress, error)
+        }
+        guard let outcome = await send(sent, progress: progress) else {
+            return fail(&progress, .cancelled(sent.url))
+        }
+        if let metrics = outcome.metrics { progress.result.metrics.append(metrics) }
+        if task.isCanceling {
+            // Cancelling also cancels this Swift task, which can end the event loop before the
+            // transfer's own terminal event: whatever arrived, the task was cancelled.
+            progress.result.response = outcome.followedRedirect == nil ? outcome.response : nil
+            return fail(&progress, .cancelled(adapted.url))
+        }
+        if let (response, next) = outcome.followedRedirect {
+            progress.result.redirects.append(response)
+            progress.visited.append(next.url)
+            report(SessionEvent(.redirectFollowed, task: task.taskIdentifier, request: next, response: response))
+            progress.request = next
+            return .again
+        }
+        let failure: AttemptFailure
+        switch await receive(outcome, for: adapted, revalidating: revalidating, deadline: progress.deadline) {
+        case .ended(let error, let response):
+            progress.result.response = response
+            return fail(&progress, error)
+        case .resendUnconditionally:
+            progress.bypassCache = true
+            return .again
+        case .accepted(let response, let body, let disposition):
+            progress.result.response = response
+            progress.result.body = body
+            progress.result.cacheDisposition = disposition ?? progress.result.cacheDisposition
+            progress.result.error = nil
+            // A streamed head (and maybe body) already reached the caller: it cannot be taken back.
+            if bodyChannel?.hasHead == true { return .finished }
+            progress.result.judged = true
+            guard let refused = judgement(of: response, body: body, for: adapted) else { return .finished }
+            failure = refused
+        case .failed(let transportFailure):
+            progress.result.response = transportFailure.response
+            progress.result.body = transportFailure.body
+            progress.result.error = transportFailure.error
+            progress.result.judged = false
+            if bodyChannel?.hasHead == true { return .finished }
+            failure = transportFailure
+        }
+        return await retryOrFinish(after: failure, of: adapted, context: context, progress: &progress)
+    }
+
+    // MARK: Steps
+
+    /// Step 1: the interceptors' adapters, then the deadline's share of the attempt's timeout.
+    func adapt(
+        _ request: HTTPRequest,
+        context: AttemptContext,
+        deadline: ContinuousClock.Instant?
+    ) async -> Swift.Result<HTTPRequest, SessionError> {
+        var adapted: HTTPRequest
+        do {
+            adapted = try await interceptor?.adapt(request, for: context) ?? request
+        } catch {
+            return .failure(
+                SessionError(
+                    kind: .adaptationFailed,
+                    message: "a request adapter failed: \(error)",
+                    failingURL: request.url,
+                    underlying: error
+                )
+            )
+        }
+        if let deadline {
+            let remaining = configuration.clock.now.duration(to: deadline)
+            guard remaining > .zero else { return .failure(Self.deadlineExceeded(request.url)) }
+            adapted.timeout = min(adapted.timeout ?? remaining, remaining)
+        }
+        return .success(adapted)
+    }
+
+    /// What the cache says about an adapted request.
+    enum Lookup: Sendable {
+        /// Send this request (conditional when revalidating `stored`).
+        case send(HTTPRequest, revalidating: CachedResponse?)
+        /// Answer from the cache, sending nothing.
+        case served(CachedResponse)
+        /// End the task (only a stored response was allowed, and none is usable).
+        case failed(SessionError)
+    }
+
+    /// Step 2: the cache lookup.
+    func lookUp(_ request: HTTPRequest, bypassing: Bool) async -> Lookup {
+        guard let cache, !bypassing else { return .send(request, revalidating: nil) }
+        switch await cache.lookup(request) {
+        case .send:
+            return .send(request, revalidating: nil)
+        case .serve(let stored):
+            return .served(stored)
+        case .revalidate(let stored, let conditional):
+            return .send(conditional, revalidating: stored)
+        case .notCached:
+            return .failed(
+                SessionError(
+                    kind: .notCached,
+                    message: "the request may be answered only from the cache, and nothing usable is stored",
+                    failingURL: request.url
+                )
+            )
+        }
+    }
+
+    /// Step 3: one transfer, read to its end; redirect heads are resolved as they arrive.
+    /// `nil` when the task was cancelled before the transfer could be attached.
+    func send(_ request: HTTPRequest, progress: Progress) async -> AttemptOutcome? {
+        report(SessionEvent(.requestStarted, task: task.taskIdentifier, request: request))
+        let transfer = transport.startTransfer(request, options: options)
+        guard task.attach(transfer, request: request) else {
+            transfer.cancel()
+            for await _ in transfer.events {}
+            return nil
+        }
         let reader = TransferReader(
             task: task,
             report: report,
-            progress: progress,
+            progress: self.progress,
             drainLimit: configuration.maximumRedirectBodyDrain,
             responseDisposition: configuration.responseDisposition,
             bodyChannel: bodyChannel
         )
-        while true {
-            await task.waitWhileSuspended()
-            if task.isCanceling { return fail(&result, .cancelled(request.url)) }
-            let context = AttemptContext(
-                taskIdentifier: task.taskIdentifier,
-                retryCount: result.retryCount,
-                redirectCount: result.redirects.count
+        let redirects = progress.result.redirects.count
+        let outcome = await reader.read(transfer, request: request) { response, location in
+            await resolve(
+                redirect: response,
+                to: location,
+                from: request,
+                followed: redirects,
+                visited: progress.visited
             )
-            var adapted: HTTPRequest
-            do {
-                adapted = try await interceptor?.adapt(request, for: context) ?? request
-            } catch {
-                return fail(
-                    &result,
-                    SessionError(
-                        kind: .adaptationFailed,
-                        message: "a request adapter failed: \(error)",
-                        failingURL: request.url,
-                        underlying: error
-                    )
-                )
-            }
-            if let deadline {
-                let remaining = ContinuousClock.now.duration(to: deadline)
-                guard remaining > .zero else { return fail(&result, Self.deadlineExceeded(request.url)) }
-                adapted.timeout = min(adapted.timeout ?? remaining, remaining)
-            }
-            result.request = adapted
-            var sent = adapted
-            var revalidating: CachedResponse?
-            if let cache, !bypassCache {
-                switch await cache.lookup(adapted) {
-                case .send:
-                    break
-                case .serve(let stored):
-                    return served(stored, for: adapted, into: &result)
-                case .revalidate(let stored, let conditional):
-                    revalidating = stored
-                    sent = conditional
-                    result.request = conditional
-                case .notCached:
-                    return fail(
-                        &result,
-                        SessionError(
-                            kind: .notCached,
-                            message: "the request may be answered only from the cache, and nothing usable is stored",
-                            failingURL: adapted.url
-                        )
-                    )
-                }
-            }
-            bypassCache = false
-            report(SessionEvent(.requestStarted, task: task.taskIdentifier, request: sent))
-            let transfer = transport.startTransfer(sent, options: options)
-            guard task.attach(transfer, request: sent) else {
-                transfer.cancel()
-                for await _ in transfer.events {}
-                return fail(&result, .cancelled(sent.url))
-            }
-            let outcome = await reader.read(transfer, request: sent) { response, location in
-                await resolve(
-                    redirect: response,
-                    to: location,
-                    from: sent,
-                    visited: visited,
-                    count: result.redirects.count
-                )
-            }
-            task.detachTransfer()
-            if let metrics = outcome.metrics { result.metrics.append(metrics) }
-            if task.isCanceling {
-                // Cancelling also cancels this Swift task, which can end the event loop before the
-                // transfer's own terminal event: whatever arrived, the task was cancelled.
-                result.response = outcome.followedRedirect == nil ? outcome.response : nil
-                return fail(&result, .cancelled(adapted.url))
-            }
+        }
+        task.detachTransfer()
+        return outcome
+    }
 
-            if let (response, next) = outcome.followedRedirect {
-                result.redirects.append(response)
-                visited.insert(Self.key(next))
-                report(SessionEvent(.redirectFollowed, task: task.taskIdentifier, request: next, response: response))
-                request = next
-                continue
-            }
-            if let redirectError = outcome.redirectError {
-                return fail(&result, redirectError)
-            }
-            if outcome.responseRejected {
-                result.response = outcome.response
-                return fail(
-                    &result,
-                    SessionError(
-                        kind: .cancelled,
-                        message: "the response was refused by the session's response disposition",
-                        failingURL: adapted.url,
-                        response: outcome.response
+    /// What an attempt's outcome amounts to once the cache has seen it.
+    enum Reception: Sendable {
+        /// A complete response, as the cache leaves it.
+        case accepted(HTTPResponse, body: Data?, disposition: CacheDisposition?)
+        /// The transport failed.
+        case failed(AttemptFailure)
+        /// The task ends with this error (a refused redirect or response, the deadline, a cancel).
+        case ended(SessionError, response: HTTPResponse?)
+        /// A `304` matched nothing stored: send again without conditions.
+        case resendUnconditionally
+    }
+
+    /// Step 4: the outcome of a transfer, through the cache.
+    func receive(
+        _ outcome: AttemptOutcome,
+        for request: HTTPRequest,
+        revalidating: CachedResponse?,
+        deadline: ContinuousClock.Instant?
+    ) async -> Reception {
+        if let redirectError = outcome.redirectError { return .ended(redirectError, response: nil) }
+        if outcome.responseRejected {
+            return .ended(
+                SessionError(
+                    kind: .cancelled,
+                    message: "the response was refused by the session's response disposition",
+                    failingURL: request.url,
+                    response: outcome.response
+                ),
+                response: outcome.response
+            )
+        }
+        if let error = outcome.transportError {
+            if task.isCanceling { return .ended(.cancelled(request.url), response: outcome.response) }
+            let timedOutByDeadline =
+                error.category == .timedOut && deadline.map { configuration.clock.now >= $0 } == true
+            if timedOutByDeadline { return .ended(Self.deadlineExceeded(request.url), response: outcome.response) }
+            return .failed(
+                .transport(
+                    .transport(
+                        error,
+                        url: request.url,
+                        response: outcome.response,
+                        data: outcome.response == nil ? nil : outcome.body
                     )
                 )
-            }
-            let failure: AttemptFailure
-            if let error = outcome.transportError {
-                result.response = outcome.response
-                if task.isCanceling { return fail(&result, .cancelled(adapted.url)) }
-                let timedOutByDeadline = error.category == .timedOut && deadline.map { .now >= $0 } == true
-                if timedOutByDeadline { return fail(&result, Self.deadlineExceeded(adapted.url)) }
-                let sessionError = SessionError.transport(
-                    error,
-                    url: adapted.url,
-                    response: outcome.response,
-                    data: outcome.response == nil ? nil : outcome.body
-                )
-                failure = .transport(sessionError)
-                result.response = outcome.response
-                result.body = outcome.response == nil ? nil : outcome.body
-                result.error = sessionError
-            } else {
-                guard var response = outcome.response else {
-                    return fail(&result, .cancelled(adapted.url))
-                }
-                var body = outcome.body
-                if let cache {
-                    switch await cache.receive(
-                        response,
-                        body: body,
-                        for: adapted,
-                        revalidating: revalidating,
-                        metrics: outcome.metrics
-                    ) {
-                    case .use(let final, let disposition):
-                        response = final.response
-                        body = final.body
-                        result.cacheDisposition = disposition
-                    case .resendUnconditionally:
-                        bypassCache = true
-                        continue
-                    }
-                }
-                failure = .response(response, body: body)
-                result.response = response
-                result.body = body
-                result.error = nil
-            }
-            // A streamed head (and maybe body) already reached the caller: it cannot be taken back.
-            if bodyChannel?.hasHead == true { return result }
-            switch await interceptor?.retry(adapted, dueTo: failure, attempt: context) ?? .doNotRetry {
-            case .doNotRetry:
-                return result
-            case .doNotRetryWithError(let message):
-                return fail(
-                    &result,
-                    SessionError(
-                        kind: .retryFailed,
-                        message: message,
-                        failingURL: adapted.url,
-                        response: result.response,
-                        data: result.body,
-                        underlying: result.error
-                    )
-                )
-            case .retry:
-                break
-            case .retryAfter(let delay):
-                if let deadline, ContinuousClock.now + delay >= deadline {
-                    return fail(&result, Self.deadlineExceeded(adapted.url))
-                }
-                do {
-                    try await Task.sleep(for: delay)
-                } catch {
-                    return fail(&result, .cancelled(adapted.url))
-                }
-            }
-            result.retryCount += 1
-            report(SessionEvent(.retryScheduled, task: task.taskIdentifier, request: request, error: result.error))
+            )
+        }
+        guard let response = outcome.response else { return .ended(.cancelled(request.url), response: nil) }
+        // An unfollowed redirect that carried no body has none, as Alamofire reports it.
+        let body: Data? = outcome.body.isEmpty && response.status.kind == .redirection ? nil : outcome.body
+        guard let cache else { return .accepted(response, body: body, disposition: nil) }
+        switch await cache.receive(
+            response,
+            body: outcome.body,
+            for: request,
+            revalidating: revalidating,
+            metrics: outcome.metrics
+        ) {
+        case .use(let final, let disposition):
+            return .accepted(final.response, body: final.body, disposition: disposition)
+        case .resendUnconditionally:
+            return .resendUnconditionally
         }
     }
 
-    /// Applies the redirect rules, the limit, loop detection and the handler to a redirect head.
-    private func resolve(
+    /// Step 5: the task's serializer judges a complete response, as Alamofire validates before it
+    /// asks retriers; `nil` when it accepts it.
+    func judgement(of response: HTTPResponse, body: Data?, for request: HTTPRequest) -> AttemptFailure? {
+        guard let refusal = judge.evaluate(response, body, request) else { return nil }
+        let error = SessionError.serialization(refusal, request: request, response: response, data: body)
+        let validation = refusal.contains(.unacceptableStatusCode) || refusal.contains(.unacceptableContentType)
+        return validation ? .validation(error) : .serialization(error)
+    }
+
+    /// Steps 6 and 7: ask the retriers about a failure, then wait out the delay they ask for.
+    func retryOrFinish(
+        after failure: AttemptFailure,
+        of request: HTTPRequest,
+        context: AttemptContext,
+        progress: inout Progress
+    ) async -> Step {
+        let decision = await interceptor?.retry(request, dueTo: failure, attempt: context) ?? .doNotRetry
+        switch decision {
+        case .doNotRetry:
+            return .finished
+        case .doNotRetryWithError(let error):
+            return fail(
+                &progress,
+                SessionError(
+                    kind: .retryFailed,
+                    message: "a retrier ended the task: \(error)",
+                    failingURL: request.url,
+                    response: progress.result.response,
+                    data: progress.result.body,
+                    underlying: error,
+                    originalError: failure.error
+                )
+            )
+        case .retry, .retryAfter:
+            if let error = await wait(decision.delay ?? .zero, for: request.url, deadline: progress.deadline) {
+                return fail(&progress, error)
+            }
+        }
+        progress.result.retryCount += 1
+        progress.result.judged = false
+        report(
+            SessionEvent(
+                .retryScheduled,
+                task: task.taskIdentifier,
+                request: progress.request,
+                error: failure.error
+            )
+        )
+        return .again
+    }
+
+    /// Waits before a retry on the session's clock; the error that ends the task instead, if any.
+    func wait(_ delay: Duration, for url: URL, deadline: ContinuousClock.Instant?) async -> SessionError? {
+        let clock = configuration.clock
+        if let deadline, clock.now + delay >= deadline { return Self.deadlineExceeded(url) }
+        guard delay > .zero else { return nil }
+        do {
+            try await clock.sleep(for: delay)
+        } catch {
+            return .cancelled(url)
+        }
+        return nil
+    }
+
+    /// Applies the redirect rules, the handler and the limit to a redirect head.
+    func resolve(
         redirect response: HTTPResponse,
         to location: URL,
         from request: HTTPRequest,
-        visited: Set<String>,
-        count: Int
+        followed count: Int,
+        visited: [URL]
     ) async -> RedirectResolution {
         func failure(_ reason: SessionError.RedirectFailure, _ message: String) -> RedirectResolution {
             .fail(SessionError(kind: .redirect(reason), message: message, failingURL: request.url, response: response))
@@ -269,20 +418,18 @@ struct TaskRunner: Sendable {
             }
             next = modified
         }
-        guard count < configuration.maximumRedirects else {
-            return failure(
-                .tooManyRedirects(limit: configuration.maximumRedirects),
-                "more than \(configuration.maximumRedirects) redirects"
-            )
-        }
-        guard !visited.contains(Self.key(next)) else {
-            return failure(.loop, "the redirects loop back to \(next.url.absoluteString)")
+        let limit = configuration.maximumRedirects
+        guard count < limit else {
+            let chain = (visited + [next.url]).map(\.absoluteString).joined(separator: " -> ")
+            return failure(.tooManyRedirects(limit: limit, visited: visited), "more than \(limit) redirects: \(chain)")
         }
         return .follow(next)
     }
 
+    // MARK: Endings
+
     /// Completes the task with a stored response: no transfer, no retrier.
-    private func served(_ stored: CachedResponse, for request: HTTPRequest, into result: inout Result) -> Result {
+    private func served(_ stored: CachedResponse, for request: HTTPRequest, into result: inout Result) {
         task.record(response: stored.response)
         var event = SessionEvent(
             .responseReceived,
@@ -296,19 +443,31 @@ struct TaskRunner: Sendable {
         result.body = stored.body
         result.error = nil
         result.cacheDisposition = .hit
-        return result
     }
 
-    private func fail(_ result: inout Result, _ error: SessionError) -> Result {
-        result.error = error
-        return result
-    }
-
-    private static func key(_ request: HTTPRequest) -> String {
-        "\(request.method.rawValue) \(request.url.absoluteString)"
+    private func fail(_ progress: inout Progress, _ error: SessionError) -> Step {
+        progress.result.error = error
+        progress.result.judged = false
+        return .finished
     }
 
     private static func deadlineExceeded(_ url: URL) -> SessionError {
         SessionError(kind: .deadlineExceeded, message: "the call passed its deadline", failingURL: url)
+    }
+}
+
+/// How a task's runner judges a complete response before it asks retriers: Alamofire validates on
+/// completion, and asks retriers about validation and serialization failures alike.
+struct ResponseJudge: Sendable {
+    /// The serializer's refusal of `response`, or `nil` when it is accepted.
+    let evaluate: @Sendable (_ response: HTTPResponse, _ body: Data?, _ request: HTTPRequest) -> SerializationError?
+
+    /// Accepts every response (a streamed task, whose body the session does not hold).
+    static let acceptingEverything = ResponseJudge { _, _, _ in nil }
+
+    /// AFNetworking's default validation on the status only (200–299), for downloads, whose body
+    /// is a file.
+    static let acceptableStatus = ResponseJudge { response, _, request in
+        DataResponseSerializer().serializedResponse(response: response, data: nil, request: request).error
     }
 }

@@ -124,19 +124,27 @@ import Testing
                 serializer: DataResponseSerializer()
             )
 
-        #expect(response.error?.kind == .redirect(.tooManyRedirects(limit: 3)))
+        let visited = (0...3).map { URL(string: "https://api.example.com/hop/\($0)")! }
+        #expect(response.error?.kind == .redirect(.tooManyRedirects(limit: 3, visited: visited)))
+        #expect(response.error?.message.contains("hop/3 -> https://api.example.com/hop/4") == true)
         #expect(response.error?.urlErrorCode == -1007)
         #expect(transport.requests.count == 4)
     }
 
-    @Test func aLoopIsDetectedBeforeTheLimit() async {
+    @Test func aChainBackToAVisitedURLIsFollowedUntilTheLimit() async {
         let transport = MockTransport()
         transport.stub(url: start.absoluteString, reply: .redirect(to: target))
         transport.stub(url: target.absoluteString, reply: .redirect(to: start))
         let response = await SessionManager(transport: transport)
             .response(for: HTTPRequest(url: start), serializer: DataResponseSerializer())
-        #expect(response.error?.kind == .redirect(.loop))
-        #expect(transport.requests.count == 2)
+        guard case .redirect(.tooManyRedirects(let limit, let visited)) = response.error?.kind else {
+            Issue.record("expected the redirect limit, got \(String(describing: response.error))")
+            return
+        }
+        #expect(limit == 16)
+        #expect(visited.count == 17)
+        #expect(visited.prefix(3) == [start, target, start])
+        #expect(transport.requests.count == 17)
     }
 
     @Test func notFollowingMakesTheRedirectWithItsBodyTheResult() async throws {

@@ -78,21 +78,23 @@ import Testing
         func decision(_ response: HTTPResponse, retries: Int) async -> RetryDecision {
             await policy.retry(
                 request,
-                dueTo: .response(response, body: Data()),
+                dueTo: .validation(
+                    SessionError(kind: .serialization, message: "refused", failingURL: url, response: response)
+                ),
                 attempt: AttemptContext(taskIdentifier: 0, retryCount: retries, redirectCount: 0)
             )
         }
-        #expect(await decision(unavailable, retries: 0) == .retryAfter(.milliseconds(500)))
-        #expect(await decision(unavailable, retries: 1) == .retryAfter(.seconds(1)))
-        #expect(await decision(unavailable, retries: 2) == .doNotRetry)
+        #expect(await decision(unavailable, retries: 0).delay == .milliseconds(500))
+        #expect(await decision(unavailable, retries: 1).delay == .seconds(1))
+        #expect(await decision(unavailable, retries: 2).delay == nil)
 
         var asked = unavailable
         try? asked.headers.set(name: "Retry-After", value: "7")
-        #expect(await decision(asked, retries: 0) == .retryAfter(.seconds(7)))
+        #expect(await decision(asked, retries: 0).delay == .seconds(7))
         try? asked.headers.set(name: "Retry-After", value: "120")
-        #expect(await decision(asked, retries: 0) == .doNotRetry)
+        #expect(await decision(asked, retries: 0).delay == nil)
         try? asked.headers.set(name: "Retry-After", value: "Sun, 06 Nov 1994 08:49:37 GMT")
-        #expect(await decision(asked, retries: 0) == .retryAfter(.zero))
+        #expect(await decision(asked, retries: 0).delay == .zero)
     }
 
     @Test func equalJitterKeepsHalfTheDelay() {
@@ -134,18 +136,20 @@ import Testing
         #expect(failed.error?.underlying is Failing.Expired)
     }
 
-    @Test func aRetrierCanEndTheTaskWithItsOwnError() async {
+    @Test func aRetrierCanEndTheTaskWithItsOwnTypedErrorAndTheRefusalIntact() async {
+        struct AccountLocked: Error {}
         struct GiveUp: RequestRetrier {
             func retry(_ request: HTTPRequest, dueTo failure: AttemptFailure, attempt: AttemptContext) async
                 -> RetryDecision
-            { .doNotRetryWithError("the account is locked") }
+            { .doNotRetryWithError(AccountLocked()) }
         }
         let transport = MockTransport()
         transport.stub(url: url.absoluteString, reply: .init(status: 423))
         let response = await SessionManager(transport: transport, interceptor: Interceptor(retriers: [GiveUp()]))
             .response(for: HTTPRequest(url: url), serializer: DataResponseSerializer())
         #expect(response.error?.kind == .retryFailed)
-        #expect(response.error?.message == "the account is locked")
+        #expect(response.error?.underlying is AccountLocked)
+        #expect(response.error?.originalError?.serialization?.contains(.unacceptableStatusCode) == true)
         #expect(response.response?.status.code == 423)
     }
 

@@ -22,7 +22,7 @@ import Testing
         #expect(configuration.interceptors.isEmpty)
         #expect(configuration.eventMonitors.isEmpty)
         #expect(configuration.reachability == nil)
-        #expect(configuration.session.maximumRedirects == 10)
+        #expect(configuration.session.maximumRedirects == 16)
         #expect(!configuration.session.allowsInsecureRedirects)
     }
 
