@@ -11,8 +11,9 @@ internal import FoundationEssentials
     internal import Glibc
 #endif
 
-/// The session layer over the libcurl transport: a redirect followed, a retried request, and a
-/// download stopped part-way and resumed from its encoded resume data.
+/// The session layer over the libcurl transport: a redirect followed, a gateway that redirects to
+/// itself after setting a cookie, a retried request, and a download stopped part-way and resumed
+/// from its encoded resume data.
 ///
 /// Needs the loopback servers `ci/demo` starts (`TEST_HTTP_URL`, `FAULT_HTTP_URL`, `TEST_WWW_DIR`);
 /// without them it says how to run it and counts no failure.
@@ -34,6 +35,7 @@ struct SessionDemo {
         let session = SessionManager(transport: transport, interceptor: policy)
         var failures = 0
         failures += await redirect(session, base.appending(path: "redirect"))
+        failures += await selfRedirect(session, faults.appending(path: "consent-gate"))
         failures += await retry(session, faults)
         failures += await resumedDownload(session, base.appending(path: "slow/big-100m"), original: www + "/big-100m")
         await session.shutdown()
@@ -54,6 +56,21 @@ struct SessionDemo {
         return check(
             response.error == nil && response.redirects.count == 1,
             "redirect followed: \(response.error.map { "\($0)" } ?? "")"
+        )
+    }
+
+    /// A gateway that sets a cookie and redirects to itself: counted, not refused as a loop.
+    private func selfRedirect(_ session: SessionManager, _ url: URL) async -> Int {
+        DemoOutput.line("GET (302 to itself)", "\(url.absoluteString), which sets consent=yes")
+        let response = await session.response(for: HTTPRequest(url: url), serializer: StringResponseSerializer())
+        DemoOutput.line(
+            "followed",
+            "redirects \(response.redirects.map(\.status.code)) back to \(url.path), the cookie sent, then "
+                + "\(response.response.map { "\($0.status)" } ?? "-"): \((response.value ?? "-").trimmingTrailingNewline)"
+        )
+        return check(
+            response.error == nil && response.redirects.count == 1 && response.value == "welcome\n",
+            "self-redirect with a cookie: \(response.error.map { "\($0)" } ?? "")"
         )
     }
 
