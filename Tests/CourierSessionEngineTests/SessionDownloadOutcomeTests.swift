@@ -195,7 +195,13 @@ import Testing
         let target = temporaryPath("report.bin")
         defer { for path in [partial, target] { try? FileManager.default.removeItem(atPath: path) } }
         try Data("01234".utf8).write(to: URL(fileURLWithPath: partial))
-        let resumeData = ResumeData(url: url, entityTag: "\"v1\"", lastModified: nil, partialFilePath: partial, offset: 5)
+        let resumeData = ResumeData(
+            url: url,
+            entityTag: "\"v1\"",
+            lastModified: nil,
+            partialFilePath: partial,
+            offset: 5
+        )
 
         // When: the download goes on
         let refused = await session.download(resumingWith: resumeData) { _, _ in DownloadDestination(path: target) }
