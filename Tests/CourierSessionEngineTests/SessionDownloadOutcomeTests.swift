@@ -116,27 +116,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: target))
     }
 
-    @Test func aPostDownloadStoppedPartWayGivesNoResumeDataAndKeepsNoRecord() async throws {
-        // Given: a POST whose 200 names its version, stalled after 5 of 10 bytes
+    /// A download with `method` whose `200` names its version, cancelled after 5 of 10 bytes; also
+    /// whether a resume record existed while it stalled.
+    private func downloadCancelledHalfway(
+        method: HTTPMethod,
+        partial: String
+    ) async throws -> (response: DownloadResponse, recordedMidway: Bool) {
         let transport = MockTransport()
         let head = HTTPResponse(
             status: .ok,
             headers: try HTTPHeaders(["ETag": "\"v1\"", "Last-Modified": "Tue, 01 Dec 2026 10:00:00 GMT"])
         )
         transport.stub(
-            method: .post,
+            method: method,
             url: url.absoluteString,
-            reply: .init(steps: [
-                .response(head), .body(Data("01234".utf8)), .pause(.seconds(30)), .body(Data("56789".utf8)),
-            ])
+            reply: .init(steps: [.response(head), .body(Data("01234".utf8)), .pause(.seconds(30))])
         )
-        let session = SessionManager(transport: transport)
-        let partial = temporaryPath("export.part")
-        let recordPath = DownloadOptions.resumeRecordPath(forPartialFile: partial)
         let halfway = CompletionSignal()
         let stopped = DeliveredValue<DownloadResponse>()
-        let task = session.downloadTask(
-            with: HTTPRequest(method: .post, url: url, body: HTTPBody(Data("{}".utf8))),
+        let task = SessionManager(transport: transport).downloadTask(
+            with: HTTPRequest(method: method, url: url, body: method == .get ? .empty : HTTPBody(Data("{}".utf8))),
             options: DownloadOptions(partialFilePath: partial, persistsResumeRecord: true),
             progress: { if $0.completed == 5 { halfway.signal() } },
             destination: nil,
@@ -144,46 +143,40 @@ import Testing
         )
         task.resume()
         await halfway.wait()
-        #expect(!FileManager.default.fileExists(atPath: recordPath))
-
-        // When: it is cancelled
+        let recordedMidway = FileManager.default.fileExists(
+            atPath: DownloadOptions.resumeRecordPath(forPartialFile: partial)
+        )
         task.cancel()
-        let response = await stopped.take()
+        return (await stopped.take(), recordedMidway)
+    }
 
-        // Then: no resume data, and neither the partial file nor a record is left
+    @Test func aPostDownloadStoppedPartWayGivesNoResumeDataAndKeepsNoRecord() async throws {
+        let partial = temporaryPath("export.part")
+        let recordPath = DownloadOptions.resumeRecordPath(forPartialFile: partial)
+
+        let (response, recordedMidway) = try await downloadCancelledHalfway(method: .post, partial: partial)
+
         #expect(response.error?.kind == .cancelled)
         #expect(response.resumeData == nil)
+        #expect(!recordedMidway)
         #expect(!FileManager.default.fileExists(atPath: partial))
         #expect(!FileManager.default.fileExists(atPath: recordPath))
     }
 
-    @Test func theSameDownloadAsAGetGivesResumeData() async throws {
+    @Test func theSameDownloadAsAGetGivesResumeDataAndKeepsItsRecord() async throws {
         // The control for the POST case: only the method differs.
-        let transport = MockTransport()
-        let head = HTTPResponse(status: .ok, headers: try HTTPHeaders(["ETag": "\"v1\""]))
-        transport.stub(
-            url: url.absoluteString,
-            reply: .init(steps: [.response(head), .body(Data("01234".utf8)), .pause(.seconds(30))])
-        )
         let partial = temporaryPath("export.part")
-        defer { try? FileManager.default.removeItem(atPath: partial) }
-        let halfway = CompletionSignal()
-        let stopped = DeliveredValue<DownloadResponse>()
-        let task = SessionManager(transport: transport).downloadTask(
-            with: HTTPRequest(url: url),
-            options: DownloadOptions(partialFilePath: partial),
-            progress: { if $0.completed == 5 { halfway.signal() } },
-            destination: nil,
-            completion: { stopped.put($0) }
-        )
-        task.resume()
-        await halfway.wait()
-        task.cancel()
-        let response = await stopped.take()
+        let recordPath = DownloadOptions.resumeRecordPath(forPartialFile: partial)
+        defer { for path in [partial, recordPath] { try? FileManager.default.removeItem(atPath: path) } }
 
+        let (response, recordedMidway) = try await downloadCancelledHalfway(method: .get, partial: partial)
+
+        #expect(response.error?.kind == .cancelled)
         #expect(response.resumeData?.offset == 5)
         #expect(response.resumeData?.entityTag == "\"v1\"")
+        #expect(recordedMidway)
         #expect(try contents(partial) == Data("01234".utf8))
+        #expect(try ResumeData(encoded: contents(recordPath)) == response.resumeData)
     }
 
     @Test func aResumedDownloadMetByAnErrorStatusKeepsItsPartialFileToTryAgain() async throws {
