@@ -19,6 +19,10 @@ internal import FoundationEssentials
 /// is spliced from two versions. A partial file without a record (another tool's, or one whose
 /// server named no validator) is downloaded again from the start: its bytes cannot be tied to a
 /// version, and a validator asked for now would describe the server's current file, not them.
+///
+/// An error status saves nothing: the session moves a refused response's body to the destination
+/// (the file), and the runner deletes it, as `courier download` does; a `--continue` met by an
+/// error status keeps the partial file to try again.
 struct DownloadRunner {
     let line: RequestCommandLine
     let request: HTTPRequest
@@ -76,16 +80,23 @@ struct DownloadRunner {
         if let head = response.response { try? diagnostics.writeHead(head) }
         try? diagnostics.writeMetrics(response.metrics, retries: nil, redirects: nil)
         if let error = response.error {
-            if error.kind == .serialization, let head = response.response {
-                StandardStreams.printError("courier: error: HTTP \(head.status); nothing saved")
-                return ExitStatus.of(status: head.status.code, follows: line.follows)
+            if let saved = response.filePath {
+                // The session leaves a refused response's body at the destination, as AFNetworking
+                // and Alamofire do; here it is an error page, not the resource, so it goes.
+                _ = unlink(saved)
             }
-            StandardStreams.printError(ExitStatus.message(error))
+            let refusedStatus = error.kind == .serialization ? response.response?.status : nil
+            if let refusedStatus {
+                StandardStreams.printError("courier: error: HTTP \(refusedStatus); nothing saved")
+            } else {
+                StandardStreams.printError(ExitStatus.message(error))
+            }
             if response.resumeData != nil {
                 StandardStreams.printError(
                     "courier: \(size) bytes of \(file) kept; run the same command with --continue to resume"
                 )
             }
+            if let refusedStatus { return ExitStatus.of(status: refusedStatus.code, follows: line.follows) }
             return ExitStatus.of(error)
         }
         var note = "courier: saved \(size) bytes to \(file)"

@@ -2,11 +2,14 @@
 /// that a process killed mid-download can be followed by one that goes on.
 ///
 /// By default the body goes to a new file in the temporary directory and nothing outlives the
-/// process: resume data exists only once the task has been cancelled or has failed. With
-/// ``persistsResumeRecord``, the session writes a resume record (``ResumeData``'s encoding) to
-/// ``resumeRecordPath(forPartialFile:)`` as soon as a response head names the version being fetched
+/// process: resume data exists only once the task has been cancelled or its transfer has failed.
+/// With ``persistsResumeRecord``, the session writes a resume record (``ResumeData``'s encoding) to
+/// ``resumeRecordPath(forPartialFile:)`` as soon as a `2xx` head names the version being fetched
 /// (a strong `ETag` or a `Last-Modified` date), keeps it in step through restarts, and removes it when
-/// the download completes. After a crash, `ResumeData.recover(fromRecordAt:)` (module `CourierSessionEngine`) reads it back.
+/// the body has arrived whole (moved to the destination, even when validation refused it). A request
+/// that cannot be resumed (not a `GET`; ``ResumeData/make(for:response:path:offset:)``) keeps no
+/// record. After a crash, `ResumeData.recover(fromRecordAt:)` (module `CourierSessionEngine`) reads
+/// it back.
 ///
 /// The record is written with a temporary file and a rename, so a crash never leaves half of one; it
 /// is not flushed to the disk (`fsync`), so it survives the process being killed but not

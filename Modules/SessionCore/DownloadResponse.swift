@@ -36,21 +36,40 @@ public struct DownloadDestination: Sendable, Hashable {
 /// What a download task ended with: the final file, or the error and, when the download can go on
 /// later, its resume data.
 ///
+/// The combinations a session gives:
+/// - ``filePath`` and no ``error``: the body passed validation and is at the destination.
+/// - ``filePath`` and ``error``: the body arrived whole but validation refused the response (a
+///   `404` page, say); the body is at the destination all the same, as AFNetworking's download
+///   tasks and Alamofire's `DownloadRequest` leave it. ``response`` has the status.
+/// - ``error`` and ``resumeData``: the transfer stopped part-way (or a resumed download met an
+///   error status) and the partial file is kept to go on later.
+/// - ``error`` alone: nothing was kept (the partial file could not be resumed, or the move to the
+///   destination failed and the file is still at its temporary path, which the error names).
+///
 /// ```swift
 /// let response = await session.download(for: request, to: { _, _ in DownloadDestination(path: "/var/tmp/a.iso") })
-/// if let path = response.filePath { print("saved to \(path)") }
+/// switch (response.filePath, response.error) {
+/// case (let path?, nil): print("saved to \(path)")
+/// case (let path?, let error?): print("HTTP error \(error.urlErrorCode); its body is at \(path)")
+/// case (nil, let error): print("failed: \(String(describing: error))")
+/// }
 /// ```
 public struct DownloadResponse: Sendable {
     /// The last request sent (adapted, after redirects).
     public let request: HTTPRequest
     /// The final response head, when one arrived.
     public let response: HTTPResponse?
-    /// Where the file is now: the destination, or `nil` when there was none (the temporary file is
-    /// then deleted, as AFNetworking's platform does) or the task failed.
+    /// Where the file is now: the destination, also when validation refused the response (the
+    /// body, an error page say, is there beside ``error``); `nil` when there was no destination
+    /// (the temporary file is then deleted, as AFNetworking's platform does), the transfer did not
+    /// complete, or the move failed.
     public let filePath: String?
-    /// What a later download needs to go on, when this one stopped after bytes arrived.
+    /// What a later download needs to go on, when this one stopped after bytes arrived and can be
+    /// resumed (``ResumeData/make(for:response:path:offset:)``: a `GET` whose response had a strong
+    /// `ETag` or a `Last-Modified` date); never for a body that arrived whole.
     public let resumeData: ResumeData?
-    /// The error, when the task, validation or the move to the destination failed.
+    /// The error, when the transfer, validation or the move to the destination failed. A
+    /// validation error can come with ``filePath``: the body is at the destination all the same.
     public let error: SessionError?
     /// The metrics of each transfer: one per attempt and per redirect hop.
     public let metrics: [TransferMetrics]

@@ -23,17 +23,18 @@ struct ResumeRecord: Sendable {
         self.partialFilePath = partialFilePath
     }
 
-    /// Keeps the record in step with a final response head whose body is about to go to the partial
-    /// file: resuming from `offset` (`0` for a fresh download).
+    /// Keeps the record in step with a final response head of `request` whose body is about to go to
+    /// the partial file: resuming from `offset` (`0` for a fresh download).
     ///
     /// The transport writes the body of a `2xx` only: a `206` appends after `offset`, a `200`
     /// starts the file over. When the head names no version (no strong `ETag`, no `Last-Modified`)
     /// an old record would vouch for bytes it does not describe, so it goes. Other statuses leave
-    /// the partial file, and so the record, as they were.
-    func track(_ response: HTTPResponse, url: URL, resumedFrom offset: Int64) {
+    /// the partial file, and so the record, as they were. A request that cannot be resumed (not a
+    /// `GET`) keeps no record.
+    func track(_ response: HTTPResponse, for request: HTTPRequest, resumedFrom offset: Int64) {
         guard (200...299).contains(response.status.code) else { return }
         let start = response.status.code == 206 ? offset : 0
-        if let resumeData = ResumeData.naming(response, url: url, path: partialFilePath, offset: start) {
+        if let resumeData = ResumeData.naming(response, for: request, path: partialFilePath, offset: start) {
             write(resumeData)
         } else {
             remove()

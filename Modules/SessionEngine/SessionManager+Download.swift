@@ -15,19 +15,38 @@ extension SessionManager {
     /// Makes a download task: the body goes to a temporary file, which `destination` names a final
     /// place for once the response is known; call ``SessionTask/resume()`` to start it.
     ///
-    /// AFNetworking only posts a notification when the move fails and still reports the
-    /// destination; here a failed move fails the task with `SessionError.Kind.fileMoveFailed` and
-    /// the file stays at its temporary path. Without a destination the temporary file is deleted,
-    /// as AFNetworking's platform does. A download cancelled or failing after bytes arrived, from a
-    /// response with a strong `ETag` or a `Last-Modified` date, keeps its partial file and returns
-    /// `DownloadResponse.resumeData`. With `DownloadOptions.persistsResumeRecord`, a resume
-    /// record beside the partial file lets a later process go on after a crash
-    /// (`ResumeData.recover(fromRecordAt:)`).
+    /// How it ends:
+    /// - The body arrived whole and passed validation (a `2xx`): the file is at the destination,
+    ///   `DownloadResponse.filePath` says where, and the error is `nil`.
+    /// - The body arrived whole but validation refused the response (a `404`, a `500`): the body
+    ///   is still moved to the destination, and the response has both `filePath` and the
+    ///   validation error (`SessionError.Kind.serialization`, code `-1011`), as AFNetworking's
+    ///   download tasks and Alamofire's `DownloadRequest` move the file before they validate.
+    ///   Check `error` before trusting the file; delete it if an error page is of no use.
+    /// - The transfer stopped part-way (cancelled, timed out, connection lost): the partial file
+    ///   is kept, with `DownloadResponse.resumeData`, only when the download can go on from it:
+    ///   a `GET` whose `2xx` response had a strong `ETag` or a `Last-Modified` date (the rule is
+    ///   `ResumeData.make(for:response:path:offset:)`); otherwise it is deleted. A `POST`
+    ///   download never gives resume data.
+    /// - The move failed: the task fails with `SessionError.Kind.fileMoveFailed` and the file stays
+    ///   at its temporary path (AFNetworking only posts a notification then and still reports the
+    ///   destination).
+    ///
+    /// Without a destination the temporary file is deleted, as AFNetworking's platform does. With
+    /// `DownloadOptions.persistsResumeRecord`, a resume record beside the partial file lets a later
+    /// process go on after a crash (`ResumeData.recover(fromRecordAt:)`).
     ///
     /// ```swift
     /// let task = session.downloadTask(with: request, destination: { _, _ in
     ///     DownloadDestination(path: "/var/tmp/big.iso", replacesExistingFile: true)
-    /// }) { response in print(response.filePath ?? "failed: \(String(describing: response.error))") }
+    /// }) { response in
+    ///     if let error = response.error {
+    ///         // A refused status still leaves its body at response.filePath.
+    ///         print("failed: \(error); body at \(response.filePath ?? "nowhere")")
+    ///     } else {
+    ///         print("saved to \(response.filePath ?? "")")
+    ///     }
+    /// }
     /// task.resume()
     /// ```
     /// - Parameters:
@@ -59,7 +78,10 @@ extension SessionManager {
     /// The request is a `GET` of the resume data's URL with `Range` and `If-Range`: a `206` appends
     /// to the partial file, a `200` (the file changed, or the server ignores ranges) starts it over.
     /// A task that stops before any response arrives keeps the partial file and gives the resume
-    /// data back.
+    /// data back. Any other status (a `404`, a `503`) fails validation; its body is discarded and
+    /// the partial file kept, so the response has the error and resume data to try again later, and
+    /// no `DownloadResponse.filePath`. Otherwise it ends as
+    /// ``downloadTask(with:options:progress:destination:completion:)`` describes.
     ///
     /// ```swift
     /// session.downloadTask(withResumeData: resumeData, destination: { _, _ in .init(path: "/var/tmp/big.iso") }) { _ in }
@@ -112,6 +134,9 @@ extension SessionManager {
 
     /// Downloads `request` to a file and returns where it went, or the error and resume data.
     ///
+    /// It ends as ``downloadTask(with:options:progress:destination:completion:)`` describes: a
+    /// response refused by validation still leaves its body at the destination, with the error.
+    ///
     /// ```swift
     /// let options = DownloadOptions(partialFilePath: "/var/tmp/a.bin.part", persistsResumeRecord: true)
     /// let response = await session.download(for: request, options: options, to: { _, _ in .init(path: "/var/tmp/a.bin") })
@@ -133,6 +158,9 @@ extension SessionManager {
     /// Downloads `request` to a file: the `HTTPSession` requirement, with the partial file placed
     /// by `RequestOptions.download`.
     ///
+    /// It ends as ``downloadTask(with:options:progress:destination:completion:)`` describes: a
+    /// response refused by validation still leaves its body at the destination, with the error.
+    ///
     /// ```swift
     /// let response = await session.download(for: request, to: { _, _ in .init(path: "/var/tmp/a.bin") })
     /// ```
@@ -150,6 +178,9 @@ extension SessionManager {
     }
 
     /// Goes on with a stopped download and returns where it went.
+    ///
+    /// It ends as ``downloadTask(withResumeData:options:progress:destination:completion:)``
+    /// describes: an error status keeps the partial file and gives resume data back.
     ///
     /// ```swift
     /// let response = await session.download(resumingWith: resumeData, to: { _, _ in .init(path: "/var/tmp/a.bin") })
@@ -213,7 +244,11 @@ extension SessionManager {
         )
         var handlers = TaskProgressHandlers(upload: { _ in }, download: { value in progress?(value) })
         handlers.head = { [weak self] response, url, taskIdentifier in
-            record?.track(response, url: url, resumedFrom: resume?.offset ?? 0)
+            // The head names only its URL: the method is the one asked for (a POST that a 303 turned
+            // into a GET keeps no record, though its completion may still give resume data).
+            var sent = request
+            sent.url = url
+            record?.track(response, for: sent, resumedFrom: resume?.offset ?? 0)
             // URLSession's did-resume-at-offset: only a 206 goes on from the partial file.
             if let resume, response.status.code == 206 {
                 self?.report(
@@ -279,6 +314,12 @@ extension SessionManager {
 }
 
 /// What happens to a download's temporary file, and its resume record, once its transfers ended.
+///
+/// A body that arrived whole goes to the destination even when validation refuses the response,
+/// as AFNetworking's download tasks and Alamofire's `DownloadRequest` move the file in
+/// `didFinishDownloadingTo` before they validate: the caller gets the file (an error page, say)
+/// and the validation error together. A transfer that stopped part-way keeps its partial file
+/// only when the download can go on from it (`ResumeData.make(for:response:path:offset:)`).
 struct DownloadCompletion: Sendable {
     let temporaryPath: String
     /// What the task resumed from, if anything.
@@ -293,55 +334,93 @@ struct DownloadCompletion: Sendable {
     }
 
     func finish(_ result: TaskRunner.Result) -> Outcome {
-        if let error = result.error {
-            let size = Self.size(of: temporaryPath)
-            var resumeData = ResumeData.make(
-                response: result.response,
-                url: result.request.url,
-                path: temporaryPath,
-                offset: size
-            )
-            if resumeData == nil, result.response == nil, var previous = resume, size > 0 {
-                // No head arrived, so the transport never touched the bytes: the partial file is
-                // still the one the resume data describes (cancelled before it started, or offline).
-                previous.offset = size
-                resumeData = previous
-            }
-            guard let resumeData else {
-                discardPartialFile()
-                return Outcome(error: error)
-            }
-            record?.write(resumeData)
-            return Outcome(resumeData: resumeData, error: error)
+        if let error = result.error, error.kind != .serialization {
+            return stopped(result, error: error)
         }
-        // AFNetworking runs the serializer on empty data, so a status failure is still reported.
-        if let failure = DataResponseSerializer()
+        // The body arrived whole; a serializer's error here is validation refusing the response,
+        // whether the task runner validated it or nothing did yet. AFNetworking runs the serializer
+        // on empty data, so a status failure is still reported.
+        let rejection =
+            result.error
+            ?? DataResponseSerializer()
             .serializedResponse(response: result.response, data: nil, request: result.request).error
-        {
+            .map { SessionError.serialization($0, result: result) }
+        guard let response = result.response else {
             discardPartialFile()
-            return Outcome(error: .serialization(failure, result: result))
+            return Outcome(error: rejection)
         }
-        guard let destination, let response = result.response else {
+        if let rejection, let resume, !transportWroteBody(of: response) {
+            // A resumed download's error status: the transport discarded that body and left the
+            // partial file as the resume data describes it, so it can still go on later.
+            return keptPartialFile(of: resume, error: rejection)
+        }
+        guard let destination else {
             discardPartialFile()
-            return Outcome()
+            return Outcome(error: rejection)
         }
         let target = destination(temporaryPath, response)
         let problem = Self.move(temporaryPath, to: target)
         // Complete either way: a record left behind would send a later process after bytes past the end.
         record?.remove()
         if let problem {
+            let refused = rejection.map { _ in " (HTTP \(response.status.code), refused by validation)" } ?? ""
             return Outcome(
                 filePath: nil,
                 error: SessionError(
                     kind: .fileMoveFailed,
-                    message:
-                        "the download could not be moved to \(target.path): \(problem); it is still at \(temporaryPath)",
+                    message: "the download\(refused) could not be moved to \(target.path): \(problem); "
+                        + "it is still at \(temporaryPath)",
                     failingURL: result.request.url,
-                    response: response
+                    response: response,
+                    underlying: rejection?.serialization
                 )
             )
         }
-        return Outcome(filePath: target.path)
+        return Outcome(filePath: target.path, error: rejection)
+    }
+
+    /// A transfer that failed or was cancelled: the partial file stays, with resume data, only when
+    /// the download can go on from it.
+    private func stopped(_ result: TaskRunner.Result, error: SessionError) -> Outcome {
+        let size = Self.size(of: temporaryPath)
+        var resumeData = ResumeData.make(
+            for: result.request,
+            response: result.response,
+            path: temporaryPath,
+            offset: size
+        )
+        if resumeData == nil, result.response == nil, var previous = resume, size > 0 {
+            // No head arrived, so the transport never touched the bytes: the partial file is
+            // still the one the resume data describes (cancelled before it started, or offline).
+            previous.offset = size
+            resumeData = previous
+        }
+        guard let resumeData else {
+            discardPartialFile()
+            return Outcome(error: error)
+        }
+        record?.write(resumeData)
+        return Outcome(resumeData: resumeData, error: error)
+    }
+
+    /// The partial file of `previous`, untouched by this transfer, handed back as resume data.
+    private func keptPartialFile(of previous: ResumeData, error: SessionError) -> Outcome {
+        let size = Self.size(of: temporaryPath)
+        guard size > 0 else {
+            discardPartialFile()
+            return Outcome(error: error)
+        }
+        var resumeData = previous
+        resumeData.offset = size
+        record?.write(resumeData)
+        return Outcome(resumeData: resumeData, error: error)
+    }
+
+    /// Whether the transport wrote `response`'s body to the partial file: always for a fresh
+    /// download; when resuming, only for a `206` (appended) or a `200` (started over), since any
+    /// other status leaves the partial file for a later attempt.
+    private func transportWroteBody(of response: HTTPResponse) -> Bool {
+        resume == nil || response.status.code == 200 || response.status.code == 206
     }
 
     private func discardPartialFile() {

@@ -63,18 +63,6 @@ import Testing
         try? FileManager.default.removeItem(atPath: (nowhere as NSString).deletingLastPathComponent)
     }
 
-    @Test func anUnacceptableStatusFailsLikeAFsSerializerAndLeavesNoFile() async {
-        let transport = MockTransport()
-        transport.stub(url: url.absoluteString, reply: .init(status: 404, body: Data("not here".utf8)))
-        let target = temporaryPath("never.bin")
-        let response = await SessionManager(transport: transport).download(for: HTTPRequest(url: url)) { _, _ in
-            DownloadDestination(path: target)
-        }
-        #expect(response.error?.kind == .serialization)
-        #expect(response.error?.urlErrorCode == -1011)
-        #expect(!FileManager.default.fileExists(atPath: target))
-    }
-
     @Test func aCancelledDownloadResumesFromItsEncodedResumeData() async throws {
         // Given: a 10-byte file whose second half never comes in the first transfer
         let transport = MockTransport()
