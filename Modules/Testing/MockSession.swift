@@ -192,17 +192,53 @@ public final class MockSession: HTTPSession {
         serializer: Serializer,
         options: RequestOptions
     ) async -> DataResponse<Serializer.Output> {
-        let (response, body, failure) = await answer(request, kind: .data, options: options)
-        if let failure {
-            return DataResponse(request: request, response: response, data: body, value: nil, error: failure)
+        var retries = 0
+        let final = await intercepted(request, interceptor: options.interceptor) { adapted in
+            defer { retries += 1 }
+            let (response, body, failure) = await answer(adapted, kind: .data, options: options)
+            if let failure {
+                return AnsweredAttempt(
+                    response: DataResponse(
+                        request: adapted,
+                        response: response,
+                        data: body,
+                        value: nil,
+                        error: failure
+                    ),
+                    failure: .transport(failure)
+                )
+            }
+            let serialized = serializer.serializedResponse(response: response, data: body, request: adapted)
+            let error = serialized.error.map {
+                SessionError.serialization($0, request: adapted, response: response, data: body)
+            }
+            return AnsweredAttempt(
+                response: DataResponse(
+                    request: adapted,
+                    response: response,
+                    data: body,
+                    value: serialized.value,
+                    error: error
+                ),
+                failure: error.map(AttemptFailure.classifying)
+            )
+        } failed: { adapted, error in
+            DataResponse<Serializer.Output>(
+                request: adapted,
+                response: error.response,
+                data: error.data,
+                value: nil,
+                error: error
+            )
         }
-        let serialized = serializer.serializedResponse(response: response, data: body, request: request)
+        guard retries > 1 else { return final }
         return DataResponse(
-            request: request,
-            response: response,
-            data: body,
-            value: serialized.value,
-            error: serialized.error.map { .serialization($0, request: request, response: response, data: body) }
+            request: final.request,
+            response: final.response,
+            data: final.data,
+            value: final.value,
+            error: final.error,
+            retryCount: retries - 1
         )
     }
 
@@ -222,20 +258,41 @@ public final class MockSession: HTTPSession {
         to destination: DownloadDestination.Choose?,
         options: RequestOptions
     ) async -> DownloadResponse {
+        await intercepted(request, interceptor: options.interceptor) { adapted in
+            await answerDownload(adapted, to: destination, options: options)
+        } failed: { adapted, error in
+            DownloadResponse(request: adapted, response: error.response, filePath: nil, error: error)
+        }
+    }
+
+    /// One download attempt: a body the status check refuses is still saved, with the error beside
+    /// it, as a session's download leaves it at the destination.
+    private func answerDownload(
+        _ request: HTTPRequest,
+        to destination: DownloadDestination.Choose?,
+        options: RequestOptions
+    ) async -> AnsweredAttempt<DownloadResponse> {
         let (response, body, failure) = await answer(request, kind: .download, options: options)
         if let failure {
-            return DownloadResponse(request: request, response: response, filePath: nil, error: failure)
+            return AnsweredAttempt(
+                response: DownloadResponse(request: request, response: response, filePath: nil, error: failure),
+                failure: .transport(failure)
+            )
         }
-        if let invalid = DataResponseSerializer().serializedResponse(response: response, data: nil, request: request)
-            .error
-        {
-            let error = SessionError.serialization(invalid, request: request, response: response, data: nil)
-            return DownloadResponse(request: request, response: response, filePath: nil, error: error)
-        }
+        let refusal = DataResponseSerializer().serializedResponse(response: response, data: nil, request: request).error
+            .map { SessionError.serialization($0, request: request, response: response, data: nil) }
         guard let destination, let response else {
-            return DownloadResponse(request: request, response: response, filePath: nil)
+            return AnsweredAttempt(
+                response: DownloadResponse(request: request, response: response, filePath: nil, error: refusal),
+                failure: refusal.map(AttemptFailure.validation)
+            )
         }
-        return MockDownloadWriter.save(body ?? Data(), for: request, response: response, to: destination)
+        let saved = MockDownloadWriter.save(body ?? Data(), for: request, response: response, to: destination)
+        guard let refusal, saved.error == nil else { return AnsweredAttempt(response: saved, failure: nil) }
+        return AnsweredAttempt(
+            response: DownloadResponse(request: request, response: response, filePath: saved.filePath, error: refusal),
+            failure: .validation(refusal)
+        )
     }
 
     // MARK: Answering

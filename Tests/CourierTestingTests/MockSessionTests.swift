@@ -148,8 +148,54 @@ import Testing
         #expect(again.error?.kind == .fileMoveFailed)
         #expect(missing.error?.kind == .serialization)
         #expect(missing.response?.status.code == 404)
-        #expect(missing.filePath == nil)
+        // As the engine does: a refused body is at its destination, with the error beside it.
+        #expect(missing.filePath == folder.appending(path: "missing.csv").path)
         #expect(session.calls.map(\.kind) == [.download, .download, .download])
+    }
+
+    /// A per-request interceptor adapts each attempt and its retrier is asked about the refused
+    /// `503`, never about the accepted `200`, as the engine asks it.
+    @Test func aPerRequestInterceptorAdaptsAndRetriesAsTheEngineDoes() async throws {
+        let session = MockSession(baseURL: base)
+        session.stub(url: "me", json: #"{"id":1,"name":"Grace"}"#)
+        session.stub(url: "me", answer: .response(status: 503), times: 1)  // the newer stub answers first
+        let interceptor = RecordingInterceptor(retryDecisions: [.retry]) { request, attempt in
+            var request = request
+            try request.headers.set(name: "X-Attempt", value: "\(attempt.retryCount)")
+            return request
+        }
+        let request = HTTPRequest(url: try #require(session.url(for: "me")))
+
+        let response = await session.response(
+            for: request,
+            serializer: DecodableResponseSerializer<Profile>(),
+            options: RequestOptions(interceptor: interceptor)
+        )
+
+        #expect(response.value == Profile(id: 1, name: "Grace"))
+        #expect(response.retryCount == 1)
+        #expect(interceptor.retryQuestions.map(\.failure.response?.status.code) == [503])
+        #expect(session.verify(.header("X-Attempt", "0"), called: 1) == nil)
+        #expect(session.verify(.header("X-Attempt", "1"), called: 1) == nil)
+    }
+
+    /// A retrier that gives up with its own error ends the call with `retryFailed`, the retrier's
+    /// error and the refusal it was asked about intact.
+    @Test func aRetriersTypedErrorEndsTheCallWithTheRefusalIntact() async throws {
+        struct Locked: Error {}
+        let session = MockSession(baseURL: base)
+        session.stub(url: "me", answer: .response(status: 423))
+        let interceptor = RecordingInterceptor(retryDecisions: [.doNotRetryWithError(Locked())])
+
+        let response = await session.response(
+            for: HTTPRequest(url: try #require(session.url(for: "me"))),
+            serializer: DataResponseSerializer(),
+            options: RequestOptions(interceptor: interceptor)
+        )
+
+        #expect(response.error?.kind == .retryFailed)
+        #expect(response.error?.underlying is Locked)
+        #expect(response.error?.originalError?.response?.status.code == 423)
     }
 
     @Test func verifyListsWhatWasCalledInstead() async {
