@@ -131,7 +131,8 @@ import Testing
 
         #expect(
             request.curlDescription()
-                == #"curl -X 'POST' -H 'Authorization: ***' -H 'Accept: application/json' --digest -u 'ada:***' --data-binary '{"a":"it'\''s"}' 'https://api.example.com/it'\''s'"#
+                == #"curl -X 'POST' --digest -u 'ada:***' -H 'Authorization: ***' -H 'Accept: application/json' "#
+                + #"-H 'User-Agent:' -H 'Content-Type:' --data-raw '{"a":"it'\''s"}' 'https://api.example.com/it'\''s'"#
         )
         let revealed = request.curlDescription(revealingSecrets: true)
         #expect(revealed.contains("Bearer secret") && revealed.contains("'ada:pw'"))
