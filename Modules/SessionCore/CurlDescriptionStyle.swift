@@ -4,6 +4,8 @@
 /// print(request.curlDescription(style: .multiLine))
 /// // curl \
 /// //   -X 'GET' \
+/// //   -H 'Accept: application/json' \
+/// //   -H 'User-Agent: app/1.0 (Linux)' \
 /// //   'https://api.example.com/items'
 /// ```
 public enum CurlDescriptionStyle: Sendable, Hashable {
