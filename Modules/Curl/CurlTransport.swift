@@ -42,6 +42,18 @@ public final class CurlTransport: HTTPTransport {
     /// let names = try await transport.cookieStore?.allCookies().map(\.name)
     /// ```
     public var cookieStore: (any CookieStore)? { cookies }
+
+    /// The configuration's ``Configuration/cookiePolicy`` and ``Configuration/automaticDecompression``.
+    ///
+    /// ```swift
+    /// CurlTransport().requestDefaults.decompressesResponses  // true
+    /// ```
+    public var requestDefaults: TransportRequestDefaults {
+        TransportRequestDefaults(
+            handlesCookies: configuration.cookiePolicy == .enabled,
+            decompressesResponses: configuration.automaticDecompression
+        )
+    }
     private let loop: CurlLoop?
     private let startupError: TransportError?
     private let nextIdentifier = Atomic<Int>(0)

@@ -1,54 +1,81 @@
 public import CourierHTTP
-internal import FoundationEssentials
+public import CourierTransport
 
 extension HTTPRequest {
-    /// The fields whose values are secrets: redacted by ``curlDescription(revealingSecrets:)``.
-    static let secretFields: Set<String> = ["authorization", "cookie", "proxy-authorization", "x-api-key"]
-
     /// A `curl` command line that sends this request, for logs and bug reports (Alamofire's
-    /// `cURLDescription`).
+    /// `cURLDescription`), on one line.
     ///
-    /// Secrets are redacted unless asked for: the values of `Authorization`, `Cookie`,
-    /// `Proxy-Authorization` and `X-API-Key`, and the password of the credential. A body held in
-    /// memory is written out; a file, stream or producer body is named, not read.
+    /// The same as ``curlDescription(style:additionalHeaders:cookies:decompressesResponse:revealingSecrets:)``
+    /// in ``CurlDescriptionStyle/singleLine`` with nothing added: the request alone, without the
+    /// cookies and compression its session's transport would add (`SessionManager`'s
+    /// `curlDescription(for:style:revealingSecrets:)` adds them).
     ///
     /// ```swift
     /// print(request.curlDescription())
-    /// // curl -X 'POST' -H 'Authorization: ***' --data-binary '{"name":"Ada"}' 'https://api.example.com/items'
+    /// // curl -X 'POST' -H 'Authorization: ***' -H 'Content-Type: application/json' -H 'User-Agent:' --data-raw '{"name":"Ada"}' 'https://api.example.com/items'
     /// ```
     /// - Parameter revealingSecrets: Whether to write secrets as they are.
     /// - Returns: The command, each argument quoted for a POSIX shell.
     public func curlDescription(revealingSecrets: Bool = false) -> String {
-        var arguments = ["curl", "-X", Self.quoted(method.rawValue)]
-        for field in headers {
-            let secret = !revealingSecrets && Self.secretFields.contains(field.name.lowercased())
-            arguments += ["-H", Self.quoted("\(field.name): \(secret ? "***" : field.value)")]
-        }
-        if let credential {
-            let password = revealingSecrets ? credential.password : "***"
-            if credential.schemes.contains(.digest) { arguments.append("--digest") }
-            arguments += ["-u", Self.quoted("\(credential.user):\(password)")]
-        }
-        switch body.kind {
-        case .empty:
-            break
-        case .bytes:
-            let bytes = body.bytes ?? Data()
-            if let text = String(data: bytes, encoding: .utf8) {
-                arguments += ["--data-binary", Self.quoted(text)]
-            } else {
-                arguments += ["--data-binary", Self.quoted("<\(bytes.count) bytes of binary data>")]
-            }
-        case .file, .stream, .producer:
-            let length = body.length.map { "\($0) bytes" } ?? "unknown length"
-            arguments += ["--data-binary", Self.quoted("<\(body.kind) body, \(length)>")]
-        }
-        arguments.append(Self.quoted(url.absoluteString))
-        return arguments.joined(separator: " ")
+        curlDescription(style: .singleLine, revealingSecrets: revealingSecrets)
     }
 
-    /// `text` in single quotes, with each `'` written as `'\''` (POSIX shell quoting).
-    private static func quoted(_ text: String) -> String {
-        "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    /// A `curl` command line that makes the `curl` tool send this request as Courier's libcurl
+    /// transport would, with the fields, cookies and compression added on the way.
+    ///
+    /// The command has the method (`--head` for `HEAD`), the credential (`-u`, with `--digest`, or
+    /// `--anyauth` for Basic and Digest together), `cookies` (`-b`, or, when the request has a
+    /// `Cookie` field of its own, a `Cookie` field before it, as libcurl sends them), the fields
+    /// (the request's, then those of `additionalHeaders` it lacks), `--compressed` when asked for and the request sets no `Accept-Encoding`, the body
+    /// and the URL. Where the `curl` tool would add a field the transport does not send, the
+    /// command removes it: `User-Agent` when the request has none, `Content-Type` on a body without
+    /// one, and `Expect` on a body over 1024 bytes or of unknown length. A field with an empty value
+    /// is written `-H 'Name;'`, the tool's spelling of it.
+    ///
+    /// A body held in memory is written out with `--data-raw` (which, unlike `-d`, never reads a
+    /// file); bytes that are not UTF-8 text, and file, stream and producer bodies, are named, not
+    /// read (`--data-binary '<file body, 5 bytes>'`), so that command sends a placeholder. An empty
+    /// `POST`, `PUT` or `PATCH` gets `--data-raw ''`, as the transport sends `Content-Length: 0`.
+    ///
+    /// Secrets are redacted unless asked for: the values of `Authorization`, `Cookie`,
+    /// `Proxy-Authorization` and `X-API-Key`, each cookie's value, and the credential's password.
+    /// Every argument is single-quoted for a POSIX shell, with `'` written `'\''`.
+    ///
+    /// ```swift
+    /// let session = Cookie(name: "session", value: "abc", domain: "api.example.com")
+    /// print(request.curlDescription(style: .multiLine, cookies: [session], decompressesResponse: true))
+    /// // curl \
+    /// //   -X 'POST' \
+    /// //   -b 'session=***' \
+    /// //   -H 'Content-Type: application/json' \
+    /// //   -H 'User-Agent: app/1.0 (Linux)' \
+    /// //   --compressed \
+    /// //   --data-raw '{"name":"Ada"}' \
+    /// //   'https://api.example.com/items'
+    /// ```
+    /// - Parameters:
+    ///   - style: One line, or one option a line.
+    ///   - additionalHeaders: Fields added where the request lacks them (the request's win), such
+    ///     as those an adapter adds when the request is sent.
+    ///   - cookies: The cookies the transport's store would send with the request, in sending order
+    ///     (`CookieStore.cookies(for:)`).
+    ///   - decompressesResponse: Whether the transport asks for every coding it decodes
+    ///     (`TransportRequestDefaults.decompressesResponses`), written as `--compressed`.
+    ///   - revealingSecrets: Whether to write secrets as they are.
+    /// - Returns: The command, each argument quoted for a POSIX shell.
+    public func curlDescription(
+        style: CurlDescriptionStyle,
+        additionalHeaders: HTTPHeaders = HTTPHeaders(),
+        cookies: [Cookie] = [],
+        decompressesResponse: Bool = false,
+        revealingSecrets: Bool = false
+    ) -> String {
+        CurlCommandLine(
+            request: self,
+            additionalHeaders: additionalHeaders,
+            cookies: cookies,
+            decompressesResponse: decompressesResponse,
+            revealingSecrets: revealingSecrets
+        ).rendered(style)
     }
 }

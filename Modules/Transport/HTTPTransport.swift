@@ -45,6 +45,17 @@ public protocol HTTPTransport: Sendable {
     /// ```
     var cookieStore: (any CookieStore)? { get }
 
+    /// What the transport does to every request on its own: whether a request that leaves
+    /// `handlesCookies` unset uses ``cookieStore``, and whether it asks for compressed responses.
+    ///
+    /// The session layer reads it to describe a request as it goes on the wire. The default says
+    /// cookies are handled and responses are not decompressed.
+    ///
+    /// ```swift
+    /// if request.handlesCookies ?? transport.requestDefaults.handlesCookies { print("sends cookies") }
+    /// ```
+    var requestDefaults: TransportRequestDefaults { get }
+
     /// The executor that runs code on the thread which produces the transfers' events, for tasks
     /// that prefer it (`withTaskExecutorPreference`); the global concurrent executor for a
     /// transport without such a thread.
@@ -71,6 +82,11 @@ extension HTTPTransport {
 
     /// `nil`: the transport keeps no cookies.
     public var cookieStore: (any CookieStore)? { nil }
+
+    /// Cookies handled (when there is a ``cookieStore``), responses not decompressed.
+    public var requestDefaults: TransportRequestDefaults {
+        TransportRequestDefaults(handlesCookies: true, decompressesResponses: false)
+    }
 
     /// The global concurrent executor: the transport has no thread of its own to offer.
     public var executor: any TaskExecutor { globalConcurrentExecutor }

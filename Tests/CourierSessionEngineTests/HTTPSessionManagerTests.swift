@@ -121,19 +121,4 @@ import Testing
             try await api.decodable(.get, "missing", as: Item.self)
         }
     }
-
-    @Test func curlDescriptionQuotesAndRedactsUnlessAsked() throws {
-        var request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/it's")!)
-        try request.headers.set(name: "Authorization", value: "Bearer secret")
-        try request.headers.set(name: "Accept", value: "application/json")
-        request.body = HTTPBody(Data(#"{"a":"it's"}"#.utf8))
-        request.credential = HTTPCredential(user: "ada", password: "pw", schemes: .digest)
-
-        #expect(
-            request.curlDescription()
-                == #"curl -X 'POST' -H 'Authorization: ***' -H 'Accept: application/json' --digest -u 'ada:***' --data-binary '{"a":"it'\''s"}' 'https://api.example.com/it'\''s'"#
-        )
-        let revealed = request.curlDescription(revealingSecrets: true)
-        #expect(revealed.contains("Bearer secret") && revealed.contains("'ada:pw'"))
-    }
 }

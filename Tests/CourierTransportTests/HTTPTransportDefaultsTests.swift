@@ -28,4 +28,11 @@ import Testing
     @Test func keepsNoCookies() {
         #expect(MinimalTransport().cookieStore == nil)
     }
+
+    @Test func handlesCookiesAndLeavesResponsesAsSent() {
+        #expect(
+            MinimalTransport().requestDefaults
+                == TransportRequestDefaults(handlesCookies: true, decompressesResponses: false)
+        )
+    }
 }
