@@ -167,14 +167,21 @@ extension SessionManager {
     /// - Parameters:
     ///   - request: The request.
     ///   - destination: Picks the final path; `nil` deletes the file after the download.
-    ///   - options: The request's options; only `RequestOptions.download` applies to a download.
+    ///   - options: The request's options: `RequestOptions.download`, and its interceptor and redirect
+    ///     handler (`RequestOptions.transfer` does not apply: a download's body goes to a file).
     /// - Returns: The outcome; cancelling the calling task cancels the download.
     public func download(
         for request: HTTPRequest,
         to destination: DownloadDestination.Choose?,
         options: RequestOptions
     ) async -> DownloadResponse {
-        await awaitDownload(request: request, resume: nil, options: options.download, destination: destination)
+        await awaitDownload(
+            request: request,
+            resume: nil,
+            options: options.download,
+            perRequest: PerRequestHandlers(options),
+            destination: destination
+        )
     }
 
     /// Goes on with a stopped download and returns where it went.
@@ -208,6 +215,7 @@ extension SessionManager {
         request: HTTPRequest,
         resume: ResumeData?,
         options: DownloadOptions,
+        perRequest: PerRequestHandlers = PerRequestHandlers(),
         destination: DownloadDestination.Choose?
     ) async -> DownloadResponse {
         let box = CompletionBox<DownloadResponse>()
@@ -215,6 +223,7 @@ extension SessionManager {
             request: request,
             resume: resume,
             options: options,
+            perRequest: perRequest,
             progress: nil,
             destination: destination
         ) { box.deliver($0) }
@@ -229,6 +238,7 @@ extension SessionManager {
         request: HTTPRequest,
         resume: ResumeData?,
         options: DownloadOptions,
+        perRequest: PerRequestHandlers = PerRequestHandlers(),
         progress: (@Sendable (TransferProgress) -> Void)?,
         destination: DownloadDestination.Choose?,
         deliver: @escaping @Sendable (DownloadResponse) -> Void
@@ -270,7 +280,8 @@ extension SessionManager {
             record: record,
             destination: destination
         )
-        return makeTask(request: request, options: transferOptions, progress: handlers) { [self] task, result in
+        return makeTask(request: request, options: transferOptions, progress: handlers, perRequest: perRequest) {
+            [self] task, result in
             let outcome = completion.finish(result)
             if let filePath = outcome.filePath {
                 self.report(
