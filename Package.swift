@@ -406,7 +406,7 @@ let package = Package(
                 "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierSessionEngine",
                 "CourierReachability", "CourierReachabilityNetlink", "CourierTestSupport",
                 "CourierRequestCompression", "Courier", "CourierImageDownloader", "CourierImageDecoding",
-                "CourierImageCache", "CourierHTTPCache",
+                "CourierImageCache", "CourierHTTPCache", "CCourierOpenSSL",
             ],
             path: "Integration/Tests"
         ),
