@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "CourierRequestCompression", targets: ["CourierRequestCompression"]),
         .library(name: "CourierImageDownloader", targets: ["CourierImageDownloader"]),
         .library(name: "CourierHTTPCache", targets: ["CourierHTTPCache"]),
+        .library(name: "CourierContentDecoding", targets: ["CourierContentDecoding"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -128,8 +129,8 @@ let package = Package(
             folder: "Curl",
             [
                 "CourierLocking",
-                "CourierHTTP", "CourierTransport", "CourierSecurity", "CourierDiagnostics", "CCourierCurl",
-                "CCourierCurlShim",
+                "CourierHTTP", "CourierTransport", "CourierSecurity", "CourierDiagnostics", "CourierContentDecoding",
+                "CCourierCurl", "CCourierCurlShim",
             ]
         ),
 
@@ -144,6 +145,32 @@ let package = Package(
             "CourierRequestCompression",
             folder: "RequestCompression",
             ["CourierHTTP", "CourierSessionCore", "CCourierZlib"]
+        ),
+
+        // MARK: Response decoding (leaf: the only target that names brotli and zstd; zlib too)
+        .systemLibrary(
+            name: "CCourierBrotli",
+            path: "Modules/CCourierBrotli",
+            pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCourierZstd",
+            path: "Modules/CCourierZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+        // The brotli encoder, for the decoder's tests only (they make their vectors with it).
+        .systemLibrary(
+            name: "CCourierBrotliEncoder",
+            path: "Modules/CCourierBrotliEncoder",
+            pkgConfig: "libbrotlienc",
+            providers: [.apt(["libbrotli-dev"])]
+        ),
+        module(
+            "CourierContentDecoding",
+            folder: "ContentDecoding",
+            ["CCourierZlib", "CCourierBrotli", "CCourierZstd"]
         ),
 
         // MARK: Image codecs (leaf: the only targets that link libpng, libjpeg and libwebp)
@@ -227,6 +254,13 @@ let package = Package(
                 "CourierLocking", "CourierSecurity", "CourierSecurityOpenSSL", "CCourierOpenSSL", "CCourierOpenSSLShim",
             ],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "CourierContentDecodingTests",
+            dependencies: [
+                "CourierContentDecoding", "CCourierZlib", "CCourierBrotliEncoder", "CCourierZstd",
+                "CourierTestSupport",
+            ]
         ),
         .testTarget(
             name: "CourierCurlTests",
@@ -372,7 +406,7 @@ let package = Package(
                 "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierSessionEngine",
                 "CourierReachability", "CourierReachabilityNetlink", "CourierTestSupport",
                 "CourierRequestCompression", "Courier", "CourierImageDownloader", "CourierImageDecoding",
-                "CourierImageCache", "CourierHTTPCache",
+                "CourierImageCache", "CourierHTTPCache", "CCourierOpenSSL",
             ],
             path: "Integration/Tests"
         ),

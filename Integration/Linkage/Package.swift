@@ -27,6 +27,7 @@ let probedProducts = [
     "CourierRequestCompression",
     "Courier",
     "CourierHTTPCache",
+    "CourierContentDecoding",
 ]
 
 func courier(_ product: String) -> Target.Dependency {

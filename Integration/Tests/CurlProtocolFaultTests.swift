@@ -101,15 +101,19 @@ struct ProtocolFault: Sendable, CustomTestStringConvertible {
 
     @Test(.enabled(if: hasFaultServer, "FAULT_HTTP_URL, FAULT_H2_URL or TEST_CA_FILE not set"))
     func compressionBombAgainstASlowReaderEndsInALimit() async throws {
-        // No body limit: the reader stalls, libcurl pauses, and the rest of one network read decodes
-        // into libcurl's pause buffer, which overflows long before the gigabyte is decoded.
-        let transport = Self.transport()
+        // The reader stalls and the transport pauses: the bomb stays compressed meanwhile (libcurl
+        // 7.88 decoding it itself overflowed its 64 MiB pause buffer here). Once the reader goes on,
+        // the decoded-size limit ends the transfer with its typed error, and the buffer never held
+        // more than the high-water mark plus one chunk.
+        let limit: Int64 = 32 << 20
+        let transport = Self.transport { $0.maximumResponseBodySize = limit }
         let start = ContinuousClock.now
         var failure: TransportError?
         var received = 0
-        for await event in transport.startTransfer(HTTPRequest(url: try Self.url("/gzip-bomb", overHTTP2: false)))
-            .events
-        {
+        var largestBuffered = 0
+        let events = transport.startTransfer(HTTPRequest(url: try Self.url("/gzip-bomb", overHTTP2: false))).events
+        for await event in events {
+            largestBuffered = max(largestBuffered, events.bufferedBodyBytes)
             switch event {
             case .body(let chunk):
                 if received == 0 { try await Task.sleep(for: .milliseconds(300)) }
@@ -119,9 +123,14 @@ struct ProtocolFault: Sendable, CustomTestStringConvertible {
             }
         }
         await transport.shutdown()
-        print("slow reader of the gzip bomb: \(received) bytes, \(failure.map(String.init(describing:)) ?? "no error")")
+        print(
+            "slow reader of the gzip bomb: \(received) bytes, largest buffer \(largestBuffered), "
+                + "\(failure.map(String.init(describing:)) ?? "no error")"
+        )
         #expect(failure?.category == .limitExceeded)
-        #expect(received < 1 << 30)
+        #expect(failure?.message == "the decoded response body is larger than \(limit) bytes")
+        #expect(Int64(received) <= limit)
+        #expect(largestBuffered <= TransferOptions().highWaterMark + (16 << 10))
         #expect(start.duration(to: .now) < .seconds(5))
     }
 

@@ -41,7 +41,7 @@ internal import FoundationEssentials
 /// | 56 RECV_ERROR | "Illegal or missing hexadecimal sequence in chunked-encoding" or another chunk error | protocolViolation |
 /// | 56 RECV_ERROR | "Too large response headers" (libcurl's own 300 KiB head limit) | limitExceeded |
 /// | 27 OUT_OF_MEMORY | before the final head: libcurl's 100 KiB limit on one header line | limitExceeded |
-/// | 27 OUT_OF_MEMORY | in the body: libcurl's 64 MiB buffer for a paused transfer overflowed (a compressed body decoded faster than it was read) | limitExceeded |
+/// | 27 OUT_OF_MEMORY | in the body: libcurl's 64 MiB buffer for a paused transfer overflowed (no longer reached by compressed bodies: the transport decodes them itself, as it reads) | limitExceeded |
 /// | 18 PARTIAL_FILE | over HTTP/2, "transfer closed with N bytes remaining to read": nghttp2 ended the session on a frame error | protocolViolation |
 ///
 /// Over HTTP/1.1, 18 stays a lost connection (the body ended early), and a server that closes an

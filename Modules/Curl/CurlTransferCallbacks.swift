@@ -77,6 +77,7 @@ extension CurlTransferState {
             discardsBody = download != nil
             lastDownloadProgress = .now
             expectedBodyBytes = DownloadFile.identityLength(headers)
+            prepareContentDecoding(headers)
             events.yield(.redirect(response, location: location))
             return lineCount
         }
@@ -94,6 +95,7 @@ extension CurlTransferState {
             }
             expectedBodyBytes = download.expectedLength
         }
+        prepareContentDecoding(headers)
         events.yield(.response(response))
         return lineCount
     }
@@ -165,12 +167,14 @@ extension CurlTransferState {
 
     // MARK: Response body
 
-    /// `CURLOPT_WRITEFUNCTION`: one chunk of decoded body. Returning `CURL_WRITEFUNC_PAUSE` leaves the
-    /// chunk with libcurl, which delivers it again after `curl_easy_pause(CONT)`; so the room check
-    /// comes before anything is counted.
+    /// `CURLOPT_WRITEFUNCTION`: one chunk of body as received. Returning `CURL_WRITEFUNC_PAUSE` leaves
+    /// the chunk with libcurl, which delivers it again after `curl_easy_pause(CONT)`; so the room
+    /// check comes before anything is counted. An encoded body goes through its decoder
+    /// (`receiveEncodedBody`).
     func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
         if pendingFailure != nil { return 0 }
         if discardsBody || !hasDeliveredHead { return chunk.count }
+        if let contentEncoding { return receiveEncodedBody(chunk, encoding: contentEncoding) }
         if let maximumBodySize, decodedBytes + Int64(chunk.count) > maximumBodySize {
             return stop(.limitExceeded, "the decoded response body is larger than \(maximumBodySize) bytes")
         }
@@ -208,6 +212,9 @@ extension CurlTransferState {
     /// The consumer drained its buffer: take the paused chunk back.
     func responseDemandArrived() {
         guard receivePaused else { return }
+        // Decoded output the decoder still holds goes first; libcurl's held chunk only after it.
+        // A failure is reported by the write callback once libcurl delivers the chunk again.
+        if let bodyDecoder, pendingFailure == nil, case .paused = drain(bodyDecoder) { return }
         receivePaused = false
         applyPauseState()
     }
@@ -400,6 +407,10 @@ extension CurlTransferState {
         }
         if let excessBodyFailure {
             finish(failure: excessBodyFailure.with(metrics: metrics))
+            return
+        }
+        if let decodingFailure = finishContentDecoding() {
+            finish(failure: decodingFailure.with(metrics: metrics))
             return
         }
         if !hasDeliveredHead, let answeredChallenge {

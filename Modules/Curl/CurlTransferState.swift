@@ -1,5 +1,6 @@
 internal import CCourierCurl
 internal import CCourierCurlShim
+internal import CourierContentDecoding
 internal import CourierHTTP
 internal import CourierTransport
 internal import FoundationEssentials
@@ -43,6 +44,17 @@ final class CurlTransferState {
     /// Body bytes after a response that is not delivered (redirects, or a failed resume's error page).
     var discardsBody = false
     var decodedBytes: Int64 = 0
+    /// Whether the transport asked for compressed codings (`CURLOPT_ACCEPT_ENCODING`): it then
+    /// decodes the body itself (libcurl's decoding is off, see `applyTransportOptions`).
+    private(set) var decodesContent = false
+    /// The current response's `Content-Encoding` while the transport decodes it; the decoder is
+    /// made at the first body byte, as libcurl refuses an unknown coding only once a body comes.
+    var contentEncoding: String?
+    /// The decoder of the current response's body (see `CurlTransferState+ContentDecoding`).
+    var bodyDecoder: ContentDecoder?
+    /// Leading bytes of what libcurl holds for a paused transfer that the decoder already has:
+    /// libcurl delivers a paused chunk again from its first byte.
+    var redeliveredEncodedBytes = 0
     var expectedBodyBytes: Int64?
     var lastDownloadProgress: ContinuousClock.Instant?
     var lastUploadProgress: ContinuousClock.Instant?
@@ -268,6 +280,7 @@ final class CurlTransferState {
             // A resumed download asks for a byte range of the identity representation: ranges of a
             // compressed representation are not that (and nginx answers them with a whole 200).
             try set(CURLOPT_ACCEPT_ENCODING, "")
+            decodesContent = true
         }
         if let download {
             if let range = download.requestedRange {
@@ -304,6 +317,11 @@ final class CurlTransferState {
         try options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         try options.set(CURLOPT_PIPEWAIT, 1)
         try options.set(CURLOPT_BUFFERSIZE, configuration.receiveBufferSize)
+        // Courier decodes content codings itself, piece by piece as its consumer reads: libcurl
+        // decodes a whole network read at once, and while the consumer is behind it keeps the
+        // decoded bytes of a paused transfer (up to 64 MiB, then the transfer fails), which a
+        // compressed body fills at its compression ratio. `Accept-Encoding` is still libcurl's.
+        try options.set(CURLOPT_HTTP_CONTENT_DECODING, 0)
         try options.set(CURLOPT_HTTP_VERSION, curlHTTPVersion(configuration.httpVersion))
         try options.setFunction(CURLOPT_WRITEFUNCTION) { buffer, size, count, context in
             guard let context else { return 0 }

@@ -49,7 +49,9 @@ extension CurlTransport {
         public var totalTimeout: Duration?
         /// The most response-header bytes accepted per response, interim heads included; 256 KiB.
         public var maximumHeaderSize: Int = 256 << 10
-        /// The largest decoded response body accepted; `nil` (the default), no limit.
+        /// The largest decoded response body accepted; `nil` (the default), no limit. A compressed
+        /// body is counted as it decodes, so a decompression bomb ends in
+        /// `TransportError.Category.limitExceeded` once its decoded size passes the limit.
         public var maximumResponseBodySize: Int64?
         /// libcurl's receive buffer per transfer (`CURLOPT_BUFFERSIZE`); 256 KiB by default.
         ///
@@ -118,8 +120,22 @@ extension CurlTransport {
         public var trustInstaller: (any TLSContextTrustInstalling)?
         /// Whether transfers keep and send cookies by default; a request's `handlesCookies` wins.
         public var cookiePolicy: CookiePolicy = .enabled
-        /// Send `Accept-Encoding` for every coding libcurl decodes (gzip, deflate, br, zstd) and
+        /// Send `Accept-Encoding` for every coding libcurl knows (gzip, deflate, br, zstd) and
         /// decode transparently, unless the request sets `Accept-Encoding` itself; on by default.
+        ///
+        /// The transport decodes the body itself (libcurl's decoding is off), in pieces of at most
+        /// 16 KiB and only as fast as the consumer reads: while the consumer is behind, the body
+        /// stays compressed, so a highly compressible response needs no more memory than any other.
+        /// Body events, ``maximumResponseBodySize``, download files, download progress and
+        /// `TransferMetrics.decodedBodyBytes` count decoded bytes; `TransferMetrics.responseBodyBytes`
+        /// counts the bytes on the wire. An encoded response has no known total for progress
+        /// (its `Content-Length` counts encoded bytes). A body that does not decode (corrupt,
+        /// truncated, or an unknown coding) fails with `TransportError.Category.contentDecodingFailed`
+        /// and code 61, as libcurl's `CURLE_BAD_CONTENT_ENCODING` did.
+        ///
+        /// ```swift
+        /// configuration.automaticDecompression = false  // bodies arrive as sent, still encoded
+        /// ```
         public var automaticDecompression: Bool = true
         /// Where the transport reports what it notices and handles on its own; off
         /// (`Diagnostics.disabled`) by default, and free while off.
