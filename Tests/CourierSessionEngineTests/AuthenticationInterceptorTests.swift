@@ -38,7 +38,11 @@ import Testing
             return Token(value: next)
         }
 
-        func didRequest(_ request: HTTPRequest, with response: HTTPResponse) -> Bool {
+        func didRequest(
+            _ request: HTTPRequest,
+            with response: HTTPResponse,
+            failDueToAuthenticationError error: SessionError
+        ) -> Bool {
             response.status.code == 401
         }
 
@@ -107,7 +111,7 @@ import Testing
         let auth = AuthenticationInterceptor(
             authenticator: authenticator,
             credential: Token(value: "old"),
-            refreshWindow: .init(interval: .seconds(30), maximumRefreshes: 3)
+            refreshWindow: .init(interval: .seconds(30), maximumAttempts: 3)
         )
         let session = SessionManager(transport: server(accepting: "never"), interceptor: auth)
         var last: DataResponse<Data>?
@@ -118,7 +122,8 @@ import Testing
             )
         }
         #expect(last?.error?.kind == .retryFailed)
-        #expect(last?.error?.message.contains("refresh loop") == true)
+        #expect(last?.error?.underlying as? AuthenticationError == .excessiveRefresh)
+        #expect(last?.error?.originalError?.response?.status.code == 401)
         #expect(authenticator.refreshes.withLock { $0 } == 3)
     }
 
@@ -133,6 +138,8 @@ import Testing
                 serializer: DataResponseSerializer()
             )
         #expect(response.error?.kind == .retryFailed)
+        #expect((response.error?.underlying as? URLError)?.code == .userAuthenticationRequired)
+        #expect(response.error?.originalError?.serialization?.contains(.unacceptableStatusCode) == true)
         #expect(response.response?.status.code == 401)
     }
 }
