@@ -271,8 +271,8 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
     ///   - request: The request that was refused, as adapted.
     ///   - failure: Why the attempt failed.
     ///   - attempt: Which attempt it was.
-    /// - Returns: ``RetryDecision/retry`` once the credential is fresh; ``RetryDecision/doNotRetry``
-    ///   for a failure that is not the credential's; ``RetryDecision/doNotRetryWithError(_:)`` with
+    /// - Returns: `retry` once the credential is fresh; `doNotRetry`
+    ///   for a failure that is not the credential's; `doNotRetryWithError(_:)` with
     ///   ``AuthenticationError`` or the authenticator's refresh error.
     public func retry(_ request: HTTPRequest, dueTo failure: AttemptFailure, attempt: AttemptContext) async
         -> RetryDecision
