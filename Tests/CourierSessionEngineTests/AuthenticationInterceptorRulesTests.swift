@@ -228,15 +228,7 @@ import Testing
     }
 
     @Test func aFourOhOneRefusedByTheSerializerIsRefreshedAndRetriedThroughTheSession() async throws {
-        let transport = MockTransport()
-        transport.stub(
-            matching: { _ in true },
-            respond: { recorded in
-                recorded.request.headers["Authorization"] == "Bearer new"
-                    ? MockTransport.Reply(status: 200, body: Data("ok".utf8))
-                    : MockTransport.Reply(status: 401)
-            }
-        )
+        let transport = AuthenticationInterceptorTests.server(accepting: "new")
         let authenticator = ScriptedAuthenticator([.success("new")])
         let interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: Token(value: "old"))
         let response = try await SessionManager(transport: transport, interceptor: interceptor)
