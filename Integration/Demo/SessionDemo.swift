@@ -31,7 +31,7 @@ struct SessionDemo {
         configuration.proxy = .none
         let transport = CurlTransport(configuration: configuration)
         var policy = RetryPolicy()
-        policy.jitter = { $0 / 10 }  // the demo's retries need not wait half a second
+        policy.exponentialBackoffScale = 0.05  // the demo's retries need not wait half a second
         let session = SessionManager(transport: transport, interceptor: policy)
         var failures = 0
         failures += await redirect(session, base.appending(path: "redirect"))

@@ -20,7 +20,7 @@ import Testing
         try CourierClient(baseURL: baseURL) { configuration in
             configuration.curl.proxy = .none
             configuration.curl.tls.caFile = CurlTestServers.caFile
-            configuration.retryPolicy?.jitter = { _ in .milliseconds(10) }
+            configuration.retryPolicy?.exponentialBackoffScale = 0.02
             configure(&configuration)
         }
     }

@@ -35,7 +35,7 @@ import Testing
         let transport = CurlTestServers.transport()
         let recorder = Recorder()
         var policy = RetryPolicy()
-        policy.jitter = { _ in .milliseconds(10) }
+        policy.exponentialBackoffScale = 0.02
         let session = SessionManager(transport: transport, interceptor: policy, eventMonitors: [recorder])
 
         // A redirect, then a body: started twice, redirected, response, data, metrics twice, completed.

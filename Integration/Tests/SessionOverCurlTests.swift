@@ -76,7 +76,7 @@ import Testing
         let fault = try #require(Self.faultServer)
         let transport = CurlTestServers.transport()
         var policy = RetryPolicy()
-        policy.jitter = { _ in .milliseconds(10) }
+        policy.exponentialBackoffScale = 0.02
         let session = SessionManager(transport: transport, interceptor: policy)
 
         let retried = try await session.data(

@@ -23,6 +23,9 @@ public import FoundationEssentials
 ///   receipt goes. A completion of a download that was cancelled and requested again is ignored
 ///   (the new download's receipts are not called with the old result).
 ///
+/// Each request is loaded with AFNetworking's session defaults in the fields it leaves unset
+/// (``ImageDownloadSessionDefaults``: 60 s without data, cookies on).
+///
 /// Unlike AFNetworking, a download cancelled while it waits in the queue never takes a slot:
 /// AFNetworking still completes the never-started task and gives back a slot it did not hold,
 /// which lets more than the maximum run at once. Here a slot is held from the start of a fetch to
@@ -292,7 +295,7 @@ public final class ImageDownloader: Sendable {
     ) -> ImageDownloadReceipt? {
         // AFNetworking hands the request's cache policy to the URL cache too: a request that left
         // the default is loaded with the HTTP cache policy that matches the image cache's.
-        var loaded = request
+        var loaded = ImageDownloadSessionDefaults.applied(to: request)
         if loaded.cachePolicy == .useProtocolPolicy { loaded.cachePolicy = cachePolicy.httpCachePolicy }
         let handler = ImageDownloaderState.Handler(
             receiptID: caller.receiptID,

@@ -157,7 +157,6 @@ extension RetryPolicy {
     static var immediate: RetryPolicy {
         var policy = RetryPolicy()
         policy.exponentialBackoffScale = 0
-        policy.jitter = { $0 }
         return policy
     }
 }

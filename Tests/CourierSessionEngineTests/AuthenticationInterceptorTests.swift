@@ -38,7 +38,11 @@ import Testing
             return Token(value: next)
         }
 
-        func didRequest(_ request: HTTPRequest, with response: HTTPResponse) -> Bool {
+        func didRequest(
+            _ request: HTTPRequest,
+            with response: HTTPResponse,
+            failDueToAuthenticationError error: SessionError
+        ) -> Bool {
             response.status.code == 401
         }
 
@@ -48,7 +52,7 @@ import Testing
     }
 
     /// A server that accepts only `Bearer <accepted>`.
-    private func server(accepting accepted: String) -> MockTransport {
+    static func server(accepting accepted: String) -> MockTransport {
         let transport = MockTransport()
         transport.stub(
             matching: { _ in true },
@@ -65,7 +69,7 @@ import Testing
         let gate = CompletionSignal()
         let authenticator = CountingAuthenticator(next: "new", gate: gate)
         let auth = AuthenticationInterceptor(authenticator: authenticator, credential: Token(value: "old"))
-        let session = SessionManager(transport: server(accepting: "new"), interceptor: auth)
+        let session = SessionManager(transport: Self.server(accepting: "new"), interceptor: auth)
 
         let statuses = await withTaskGroup(of: Int?.self) { group in
             for index in 0..<20 {
@@ -92,7 +96,7 @@ import Testing
 
     @Test func anExpiredCredentialIsRefreshedBeforeTheRequestGoesOut() async throws {
         let authenticator = CountingAuthenticator(next: "new")
-        let transport = server(accepting: "new")
+        let transport = Self.server(accepting: "new")
         let auth = AuthenticationInterceptor(authenticator: authenticator, credential: Token(value: "expired"))
         _ = try await SessionManager(transport: transport, interceptor: auth).data(
             for: HTTPRequest(url: URL(string: "https://api.example.com/")!)
@@ -107,9 +111,9 @@ import Testing
         let auth = AuthenticationInterceptor(
             authenticator: authenticator,
             credential: Token(value: "old"),
-            refreshWindow: .init(interval: .seconds(30), maximumRefreshes: 3)
+            refreshWindow: .init(interval: .seconds(30), maximumAttempts: 3)
         )
-        let session = SessionManager(transport: server(accepting: "never"), interceptor: auth)
+        let session = SessionManager(transport: Self.server(accepting: "never"), interceptor: auth)
         var last: DataResponse<Data>?
         for index in 0..<5 {
             last = await session.response(
@@ -118,7 +122,8 @@ import Testing
             )
         }
         #expect(last?.error?.kind == .retryFailed)
-        #expect(last?.error?.message.contains("refresh loop") == true)
+        #expect(last?.error?.underlying as? AuthenticationError == .excessiveRefresh)
+        #expect(last?.error?.originalError?.response?.status.code == 401)
         #expect(authenticator.refreshes.withLock { $0 } == 3)
     }
 
@@ -127,12 +132,14 @@ import Testing
             authenticator: CountingAuthenticator(next: nil),
             credential: Token(value: "old")
         )
-        let response = await SessionManager(transport: server(accepting: "new"), interceptor: auth)
+        let response = await SessionManager(transport: Self.server(accepting: "new"), interceptor: auth)
             .response(
                 for: HTTPRequest(url: URL(string: "https://api.example.com/")!),
                 serializer: DataResponseSerializer()
             )
         #expect(response.error?.kind == .retryFailed)
+        #expect((response.error?.underlying as? URLError)?.code == .userAuthenticationRequired)
+        #expect(response.error?.originalError?.serialization?.contains(.unacceptableStatusCode) == true)
         #expect(response.response?.status.code == 401)
     }
 }

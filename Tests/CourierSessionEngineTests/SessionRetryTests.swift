@@ -11,12 +11,8 @@ import Testing
 @Suite struct SessionRetryTests {
     private let url = URL(string: "https://api.example.com/flaky")!
 
-    /// The default policy with exact, zero delays, so tests never wait.
-    private var immediate: RetryPolicy {
-        var policy = RetryPolicy()
-        policy.jitter = { _ in .zero }
-        return policy
-    }
+    /// The default policy with zero delays, so tests never wait.
+    private var immediate: RetryPolicy { RetryPolicy(exponentialBackoffScale: 0) }
 
     @Test func aServiceUnavailableIsRetriedUntilItSucceeds() async throws {
         let transport = MockTransport()
@@ -67,41 +63,6 @@ import Testing
                 .response(for: request, serializer: DataResponseSerializer())
             #expect(response.retryCount == 0, "\(request.method) \(reply.steps)")
             #expect(transport.requests.count == 1)
-        }
-    }
-
-    @Test func backoffGrowsExponentiallyAndRetryAfterWinsUpToItsCap() async {
-        var policy = RetryPolicy()
-        policy.jitter = { $0 }
-        let request = HTTPRequest(url: url)
-        let unavailable = HTTPResponse(status: HTTPStatus(code: 503))
-        func decision(_ response: HTTPResponse, retries: Int) async -> RetryDecision {
-            await policy.retry(
-                request,
-                dueTo: .validation(
-                    SessionError(kind: .serialization, message: "refused", failingURL: url, response: response)
-                ),
-                attempt: AttemptContext(taskIdentifier: 0, retryCount: retries, redirectCount: 0)
-            )
-        }
-        #expect(await decision(unavailable, retries: 0).delay == .milliseconds(500))
-        #expect(await decision(unavailable, retries: 1).delay == .seconds(1))
-        #expect(await decision(unavailable, retries: 2).delay == nil)
-
-        var asked = unavailable
-        try? asked.headers.set(name: "Retry-After", value: "7")
-        #expect(await decision(asked, retries: 0).delay == .seconds(7))
-        try? asked.headers.set(name: "Retry-After", value: "120")
-        #expect(await decision(asked, retries: 0).delay == nil)
-        try? asked.headers.set(name: "Retry-After", value: "Sun, 06 Nov 1994 08:49:37 GMT")
-        #expect(await decision(asked, retries: 0).delay == .zero)
-    }
-
-    @Test func equalJitterKeepsHalfTheDelay() {
-        let policy = RetryPolicy()
-        for _ in 0..<100 {
-            let delay = policy.jitter(.seconds(2))
-            #expect(delay >= .seconds(1) && delay <= .seconds(2))
         }
     }
 
@@ -156,8 +117,8 @@ import Testing
     @Test func theWholeCallStopsAtItsDeadlineAcrossRetries() async {
         let transport = MockTransport()
         transport.stub(url: url.absoluteString, reply: .init(status: 503))
-        var policy = RetryPolicy()
-        policy.jitter = { _ in .seconds(30) }
+        // A backoff of 30 to 60 s.
+        let policy = RetryPolicy(exponentialBackoffScale: 60)
         var configuration = SessionConfiguration()
         configuration.deadline = .seconds(2)
         let started = ContinuousClock.now

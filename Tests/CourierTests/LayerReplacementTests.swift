@@ -49,7 +49,7 @@ import Testing
                 handed.withLock { $0.append(policy?.pinningMode) }
                 return transport
             }
-            configuration.retryPolicy?.jitter = { _ in .milliseconds(1) }
+            configuration.retryPolicy?.exponentialBackoffScale = 0.002
             configuration.interceptors = [Tagger()]
             configuration.eventMonitors = [recorder]
         }
