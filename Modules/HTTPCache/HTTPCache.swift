@@ -45,12 +45,32 @@ public final class HTTPCache: ResponseCaching {
     ///   - maximumBodySize: The largest body stored; 1 MiB by default.
     ///   - responseHandler: Vetoes or rewrites what is stored (Alamofire's
     ///     `CachedResponseHandler`); `nil` stores what the rules allow.
-    ///   - clock: The time now; the system clock by default (tests pass their own).
-    public init(
+    ///   - clock: Where the wall-clock time of response times, ages and freshness is read; the
+    ///     system's by default, `ManualClock` (in `CourierTesting`) in tests.
+    public convenience init(
         store: any HTTPCacheStore = MemoryCacheStore(),
         maximumBodySize: Int = 1 << 20,
         responseHandler: (any CachedResponseHandler)? = nil,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: any SessionClock = .system
+    ) {
+        self.init(store: store, maximumBodySize: maximumBodySize, responseHandler: responseHandler) { clock.date }
+    }
+
+    /// Creates a cache that reads the time from a closure.
+    ///
+    /// ```swift
+    /// let cache = HTTPCache(store: MemoryCacheStore(), clock: { Date(timeIntervalSince1970: 1_800_000_000) })
+    /// ```
+    /// - Parameters:
+    ///   - store: Where entries are kept.
+    ///   - maximumBodySize: The largest body stored; 1 MiB by default.
+    ///   - responseHandler: Vetoes or rewrites what is stored; `nil` stores what the rules allow.
+    ///   - clock: The wall-clock time now.
+    public init(
+        store: any HTTPCacheStore,
+        maximumBodySize: Int = 1 << 20,
+        responseHandler: (any CachedResponseHandler)? = nil,
+        clock: @escaping @Sendable () -> Date
     ) {
         self.store = store
         self.maximumBodySize = maximumBodySize

@@ -163,10 +163,30 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
 }
 
 extension SessionError {
-    /// A transport failure, keeping the response and body that arrived before it.
-    package static func transport(_ error: TransportError, url: URL, response: HTTPResponse?, data: Data?)
-        -> SessionError
-    {
+    /// A transport failure, as a session reports it: a cancelled transfer becomes
+    /// ``Kind/cancelled``, a rejected certificate gets AFNetworking's -1202 description
+    /// (``serverTrustDescription(host:)``), and anything else keeps the transport's message. The
+    /// response and body that arrived before the failure are kept.
+    ///
+    /// ```swift
+    /// let error = SessionError.transport(
+    ///     TransportError(category: .timedOut, code: 28, message: "Operation timed out"),
+    ///     url: URL(string: "https://api.example.com/slow")!
+    /// )
+    /// assert(error.urlErrorCode == -1001)
+    /// ```
+    /// - Parameters:
+    ///   - error: The transport's error.
+    ///   - url: The URL of the request that failed.
+    ///   - response: The response head, when one arrived before the failure.
+    ///   - data: The body received before the failure, when any.
+    /// - Returns: The error a session completes the task with.
+    public static func transport(
+        _ error: TransportError,
+        url: URL,
+        response: HTTPResponse? = nil,
+        data: Data? = nil
+    ) -> SessionError {
         if error.category == .cancelled {
             return SessionError(
                 kind: .cancelled,
@@ -197,9 +217,46 @@ extension SessionError {
         )
     }
 
-    /// The task was cancelled by its owner.
-    /// A serializer's (or validator's) failure for the response to `request`.
-    package static func serialization(
+    /// The server-trust failure a session reports when the server's certificate is rejected:
+    /// AFNetworking's -1202 (`NSURLErrorServerCertificateUntrusted`) with its description, as
+    /// ``transport(_:url:response:data:)`` makes it from a `TransportError` of category
+    /// `serverTrustFailed`. For the tests of an app that handles it.
+    ///
+    /// ```swift
+    /// let error = SessionError.serverTrustFailure(url: URL(string: "https://api.example.com/me")!)
+    /// assert(error.urlErrorCode == -1202)
+    /// print(error.message)  // "The certificate for this server is invalid. You might be connecting to a server that is pretending to be “api.example.com” …"
+    /// ```
+    /// - Parameters:
+    ///   - url: The URL of the request; its host goes in the description.
+    ///   - reason: The transport's reason (libcurl's or the trust evaluator's words), kept as the
+    ///     underlying `TransportError`'s message and shown by ``description``.
+    ///   - metrics: The transfer's metrics, with the trust evaluation that ``serverTrust`` reads.
+    /// - Returns: An error of kind `.transport(.serverTrustFailed)`.
+    public static func serverTrustFailure(
+        url: URL,
+        reason: String = "the server's certificate was not trusted",
+        metrics: TransferMetrics? = nil
+    ) -> SessionError {
+        transport(TransportError(category: .serverTrustFailed, message: reason, url: url, metrics: metrics), url: url)
+    }
+
+    /// A serializer's (or validator's) failure for the response to `request`: kind
+    /// ``Kind/serialization``, with the serializer's text as the message and its AFNetworking code
+    /// as ``urlErrorCode``.
+    ///
+    /// ```swift
+    /// // failure: what a validator or a serializer threw for `response`
+    /// let error = SessionError.serialization(failure, request: request, response: response, data: body)
+    /// print(error.urlErrorCode)  // -1011 for an unacceptable status
+    /// ```
+    /// - Parameters:
+    ///   - failure: The serializer's error.
+    ///   - request: The request the response answers.
+    ///   - response: The response, when there is one.
+    ///   - data: The response's body, when any.
+    /// - Returns: The error a session completes the task with.
+    public static func serialization(
         _ failure: SerializationError,
         request: HTTPRequest,
         response: HTTPResponse?,
@@ -215,7 +272,15 @@ extension SessionError {
         )
     }
 
-    package static func cancelled(_ url: URL) -> SessionError {
+    /// The task was cancelled by its owner (AFNetworking's -999).
+    ///
+    /// ```swift
+    /// let error = SessionError.cancelled(URL(string: "https://api.example.com/items")!)
+    /// assert(error.kind == .cancelled && error.urlErrorCode == -999)
+    /// ```
+    /// - Parameter url: The URL of the cancelled request.
+    /// - Returns: An error of kind ``Kind/cancelled``.
+    public static func cancelled(_ url: URL) -> SessionError {
         SessionError(kind: .cancelled, message: "the task was cancelled", failingURL: url)
     }
 }

@@ -97,7 +97,30 @@ public struct SessionEvent: Sendable {
     /// The trust evaluation, for ``Kind/serverTrustEvaluated``.
     public var trustEvaluation: TrustEvaluationRecord? { metrics?.trustEvaluation }
 
-    package init(
+    /// Creates an event: a session makes them, and so do the tests of an app's ``EventMonitor``.
+    ///
+    /// ```swift
+    /// let event = SessionEvent(
+    ///     .taskCompleted,
+    ///     task: 1,
+    ///     request: HTTPRequest(url: URL(string: "https://api.example.com/items")!),
+    ///     error: .cancelled(URL(string: "https://api.example.com/items")!)
+    /// )
+    /// monitor.session(session, didReceive: event)
+    /// ```
+    /// - Parameters:
+    ///   - kind: What happened.
+    ///   - task: The task's identifier, for task events.
+    ///   - request: The request involved.
+    ///   - response: The response involved.
+    ///   - progress: The progress, for progress events.
+    ///   - metrics: The transfer's metrics (with the trust evaluation, for
+    ///     ``Kind/serverTrustEvaluated``).
+    ///   - error: The error, for a failed task.
+    ///   - filePath: Where a download's file went, for ``Kind/downloadMovedFile``.
+    ///   - networkPath: The network path, for ``Kind/reachabilityChanged``.
+    ///   - cacheDisposition: Where the response came from, in a session with a cache.
+    public init(
         _ kind: Kind,
         task: Int? = nil,
         request: HTTPRequest? = nil,
@@ -106,7 +129,8 @@ public struct SessionEvent: Sendable {
         metrics: TransferMetrics? = nil,
         error: SessionError? = nil,
         filePath: String? = nil,
-        networkPath: NetworkPath? = nil
+        networkPath: NetworkPath? = nil,
+        cacheDisposition: CacheDisposition? = nil
     ) {
         self.kind = kind
         taskIdentifier = task
@@ -117,6 +141,7 @@ public struct SessionEvent: Sendable {
         self.error = error
         self.filePath = filePath
         self.networkPath = networkPath
+        self.cacheDisposition = cacheDisposition
     }
 }
 

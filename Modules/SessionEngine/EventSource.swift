@@ -13,7 +13,8 @@ internal import FoundationEssentials
 /// (timed out, refused, lost, name resolution), the sequence waits the reconnection time (the
 /// stream's `retry`, else ``Configuration/reconnectionDelay``) and connects again; a `204` ends it;
 /// any other status, a type other than `text/event-stream`, or an oversized line or event fails it.
-/// Cancelling the reading task stops it.
+/// Cancelling the reading task stops it. The reconnection wait is measured on the session's
+/// ``SessionConfiguration/clock``, so a test with a `ManualClock` moves it by hand.
 ///
 /// ```swift
 /// for try await event in session.eventSource(for: HTTPRequest(url: URL(string: "https://api.example.com/events")!)) {
@@ -165,7 +166,9 @@ public struct EventSource: AsyncSequence, Sendable {
             }
             reconnections += 1
             do {
-                try await Task.sleep(for: parser.retry ?? source.configuration.reconnectionDelay)
+                try await source.session.configuration.clock.sleep(
+                    for: parser.retry ?? source.configuration.reconnectionDelay
+                )
             } catch {
                 throw .cancelled(source.request.url)
             }

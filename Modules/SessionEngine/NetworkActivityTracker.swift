@@ -1,4 +1,5 @@
 internal import CourierLocking
+public import CourierSessionCore
 
 /// Shows network activity without flicker: AFNetworking's `AFNetworkActivityIndicatorManager`, with
 /// an action closure in place of the status bar.

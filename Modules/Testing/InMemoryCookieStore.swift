@@ -1,5 +1,6 @@
 public import CourierHTTP
 internal import CourierLocking
+public import CourierSessionCore
 public import CourierTransport
 public import FoundationEssentials
 
@@ -32,14 +33,28 @@ public final class InMemoryCookieStore: CookieStore {
     private let cookies = Lock<[Cookie]>([])
     private let now: @Sendable () -> Date
 
-    /// Creates an empty store.
+    /// Creates an empty store whose cookies expire on `clock`'s date.
+    ///
+    /// ```swift
+    /// let clock = ManualClock()
+    /// let store = InMemoryCookieStore(clock: clock)
+    /// store.storeCookies(setCookieFields: ["a=1; Max-Age=60"], for: url)
+    /// clock.advance(by: .seconds(61))  // a=1 has expired
+    /// ```
+    /// - Parameter clock: The clock whose `date` judges expiry and `Max-Age`; the system's by
+    ///   default, a ``ManualClock`` in tests.
+    public convenience init(clock: any SessionClock = .system) {
+        self.init(now: { clock.date })
+    }
+
+    /// Creates an empty store that reads the time from a closure.
     ///
     /// ```swift
     /// let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
     /// let store = InMemoryCookieStore(now: { clock.withLock { $0 } })
     /// ```
-    /// - Parameter now: The clock that judges expiry and `Max-Age`; the system clock by default.
-    public init(now: @escaping @Sendable () -> Date = { Date() }) {
+    /// - Parameter now: The time now, which judges expiry and `Max-Age`.
+    public init(now: @escaping @Sendable () -> Date) {
         self.now = now
     }
 

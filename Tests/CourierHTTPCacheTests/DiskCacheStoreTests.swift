@@ -92,7 +92,7 @@ import Testing
     @Test func aSessionRevalidatesFromADiskStoreOpenedAgain() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let clock = ManualClock()
+        let clock = ManualClock(startDate: Date(timeIntervalSince1970: 1_700_000_000))
         let transport = MockTransport()
         transport.stub(
             url: url.absoluteString,
@@ -109,12 +109,12 @@ import Testing
             var configuration = SessionConfiguration()
             configuration.cache = HTTPCache(
                 store: DiskCacheStore(bytes: try DiskByteStore(directory: directory)),
-                clock: clock.read
+                clock: clock
             )
             return SessionManager(transport: transport, configuration: configuration)
         }
         _ = try await session().response(for: HTTPRequest(url: url), serializer: DataResponseSerializer())
-        clock.advance(seconds: 120)
+        clock.advance(by: .seconds(120))
         let revalidated = try await session().response(for: HTTPRequest(url: url), serializer: DataResponseSerializer())
 
         #expect(revalidated.cacheDisposition == .revalidated)

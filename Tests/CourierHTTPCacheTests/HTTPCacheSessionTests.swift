@@ -11,14 +11,14 @@ import Testing
 /// The cache in a session over MockTransport, with the clock moved by hand.
 @Suite struct HTTPCacheSessionTests {
     private let url = URL(string: "https://api.example.com/items")!
-    private let clock = ManualClock()
+    private let clock = ManualClock(startDate: Date(timeIntervalSince1970: 1_700_000_000))
     private let transport = MockTransport()
 
     private func session(
         _ cache: HTTPCache? = nil,
         monitors: [any EventMonitor] = []
     ) -> (SessionManager, HTTPCache) {
-        let cache = cache ?? HTTPCache(store: MemoryCacheStore(), clock: clock.read)
+        let cache = cache ?? HTTPCache(store: MemoryCacheStore(), clock: clock)
         var configuration = SessionConfiguration()
         configuration.cache = cache
         return (SessionManager(transport: transport, configuration: configuration, eventMonitors: monitors), cache)
@@ -50,11 +50,11 @@ import Testing
         let (session, _) = session(monitors: [monitor])
         transport.stub(
             url: url.absoluteString,
-            reply: reply(["Cache-Control": "max-age=60", "Date": httpDate(clock.now)])
+            reply: reply(["Cache-Control": "max-age=60", "Date": httpDate(clock.date)])
         )
 
         let first = try await get(session)
-        clock.advance(seconds: 30)
+        clock.advance(by: .seconds(30))
         let second = try await get(session)
 
         #expect(first.cacheDisposition == .miss)
@@ -83,17 +83,17 @@ import Testing
         let (session, _) = session()
         transport.stub(
             url: url.absoluteString,
-            reply: reply(["Date": httpDate(clock.now), "Last-Modified": httpDate(clock.now, plus: -10 * 86_400)])
+            reply: reply(["Date": httpDate(clock.date), "Last-Modified": httpDate(clock.date, plus: -10 * 86_400)])
         )
         _ = try await get(session)
-        clock.advance(seconds: 86_000)
+        clock.advance(by: .seconds(86_000))
         #expect(try await get(session).cacheDisposition == .hit)
-        clock.advance(seconds: 1_000)
+        clock.advance(by: .seconds(1_000))
         let stale = try await get(session)
         #expect(stale.cacheDisposition == .miss)
         #expect(
             transport.requests.last?.request.headers["If-Modified-Since"]
-                == httpDate(clock.now, plus: -87_000 - 10 * 86_400)
+                == httpDate(clock.date, plus: -87_000 - 10 * 86_400)
         )
     }
 
@@ -105,7 +105,7 @@ import Testing
             session,
             ["Cache-Control": "max-age=60", "ETag": "\"v1\"", "Content-Type": "text/plain", "X-Version": "1"]
         )
-        clock.advance(seconds: 61)
+        clock.advance(by: .seconds(61))
         transport.stub(
             matching: { $0.headers["If-None-Match"] == "\"v1\"" },
             reply: reply(["Cache-Control": "max-age=600", "ETag": "\"v1\"", "X-Version": "2"], status: 304, body: "")
@@ -121,7 +121,7 @@ import Testing
         #expect(revalidated.request?.headers["If-None-Match"] == "\"v1\"")
 
         // The merged max-age=600 now holds.
-        clock.advance(seconds: 500)
+        clock.advance(by: .seconds(500))
         #expect(try await get(session).cacheDisposition == .hit)
         #expect(transport.requests.count == 2)
     }
@@ -158,7 +158,7 @@ import Testing
         let (session, _) = session()
         try await prime(session, ["Cache-Control": "max-age=600", "ETag": "\"a\""])
         transport.stub(matching: { $0.headers["If-None-Match"] == "\"a\"" }, reply: reply([:], status: 304, body: ""))
-        clock.advance(seconds: 5)
+        clock.advance(by: .seconds(5))
         let reload = try await get(session) { try $0.headers.set(name: "Cache-Control", value: "max-age=0") }
         #expect(reload.cacheDisposition == .revalidated)
         let pragma = try await get(session) { try $0.headers.set(name: "Pragma", value: "no-cache") }
@@ -168,7 +168,7 @@ import Testing
         let immutableURL = URL(string: "https://api.example.com/static/app.js")!
         transport.stub(url: immutableURL.absoluteString, reply: reply(["Cache-Control": "max-age=600, immutable"]))
         _ = await session.response(for: HTTPRequest(url: immutableURL), serializer: DataResponseSerializer())
-        clock.advance(seconds: 5)
+        clock.advance(by: .seconds(5))
         var reloadImmutable = HTTPRequest(url: immutableURL)
         try reloadImmutable.headers.set(name: "Cache-Control", value: "max-age=0")
         let kept = await session.response(for: reloadImmutable, serializer: DataResponseSerializer())
@@ -180,13 +180,13 @@ import Testing
         let (session, _) = session()
         transport.stub(url: url.absoluteString, reply: reply(["Cache-Control": "max-age=100"]))
         _ = try await get(session)
-        clock.advance(seconds: 90)
+        clock.advance(by: .seconds(90))
         // 10 s of freshness left is less than the 20 asked for: sent, and stored again.
         let tooOld = try await get(session) { try $0.headers.set(name: "Cache-Control", value: "min-fresh=20") }
         #expect(tooOld.cacheDisposition == .miss)
         #expect(transport.requests.count == 2)
 
-        clock.advance(seconds: 130)  // 30 s stale
+        clock.advance(by: .seconds(130))  // 30 s stale
         let allowed = try await get(session) { try $0.headers.set(name: "Cache-Control", value: "max-stale=60") }
         #expect(allowed.cacheDisposition == .hit)
         let onlyCached = try await get(session) {
@@ -208,7 +208,7 @@ import Testing
     }
 
     @Test func aBodyAboveTheLimitIsNotStored() async throws {
-        let (session, _) = session(HTTPCache(store: MemoryCacheStore(), maximumBodySize: 7, clock: clock.read))
+        let (session, _) = session(HTTPCache(store: MemoryCacheStore(), maximumBodySize: 7, clock: clock))
         let large = URL(string: "https://api.example.com/large")!
         transport.stub(url: url.absoluteString, reply: reply(["Cache-Control": "max-age=600"], body: "1234567"))
         transport.stub(url: large.absoluteString, reply: reply(["Cache-Control": "max-age=600"], body: "12345678"))
@@ -237,7 +237,7 @@ import Testing
     @Test func aServerErrorToARevalidationKeepsTheStoredResponse() async throws {
         let (session, _) = session()
         try await prime(session, ["Cache-Control": "max-age=10", "ETag": "\"a\""])
-        clock.advance(seconds: 60)
+        clock.advance(by: .seconds(60))
         transport.stub(
             matching: { $0.headers["If-None-Match"] == "\"a\"" },
             reply: reply([:], status: 503, body: "busy")
@@ -276,7 +276,7 @@ import Testing
         transport.stub(url: strict.absoluteString, reply: reply(["Cache-Control": "max-age=10, must-revalidate"]))
         _ = try await get(session)
         _ = await session.response(for: HTTPRequest(url: strict), serializer: DataResponseSerializer())
-        clock.advance(seconds: 3600)
+        clock.advance(by: .seconds(3600))
 
         let stale = try await get(session) { $0.cachePolicy = .returnCachedElseLoad }
         #expect(stale.cacheDisposition == .hit)
@@ -286,7 +286,7 @@ import Testing
         let reloaded = await session.response(for: strictRequest, serializer: DataResponseSerializer())
         #expect(reloaded.cacheDisposition == .miss)
         strictRequest.cachePolicy = .cacheOnly
-        clock.advance(seconds: 3600)
+        clock.advance(by: .seconds(3600))
         let refused = await session.response(for: strictRequest, serializer: DataResponseSerializer())
         #expect(refused.error?.kind == .notCached)
         #expect(transport.requests.count == 3)
@@ -319,7 +319,7 @@ import Testing
                 return entry
             }
         )
-        let (session, _) = session(HTTPCache(store: MemoryCacheStore(), responseHandler: rewriting, clock: clock.read))
+        let (session, _) = session(HTTPCache(store: MemoryCacheStore(), responseHandler: rewriting, clock: clock))
         let first = try await get(session)
         let second = try await get(session)
         #expect(first.data == Data("payload".utf8))

@@ -1,12 +1,14 @@
 import CourierLocking
+import CourierSessionCore
 import CourierSessionEngine
+import CourierTesting
 import Testing
 
 @Suite struct NetworkActivityTrackerTests {
-    let scheduler = ManualDelayScheduler()
+    let scheduler = ManualClock()
     let log = VisibilityLog()
 
-    func makeTracker(_ scheduler: ManualDelayScheduler? = nil) -> NetworkActivityTracker {
+    func makeTracker(_ scheduler: (any DelayScheduling)? = nil) -> NetworkActivityTracker {
         let log = log
         return NetworkActivityTracker(scheduler: scheduler ?? self.scheduler) { log.record($0) }
     }
@@ -48,7 +50,7 @@ import Testing
         scheduler.advance(by: .milliseconds(1))
         #expect(tracker.state == .notActive)
         #expect(log.calls == [true, false])
-        #expect(scheduler.pendingCount == 0)
+        #expect(scheduler.timerCount == 0)
     }
 
     @Test func activityShorterThanTheActivationDelayIsNeverShown() {
@@ -70,7 +72,7 @@ import Testing
         tracker.decrementActivityCount()
         tracker.incrementActivityCount()
         #expect(tracker.state == .delayingStart)
-        #expect(scheduler.pendingCount == 1)
+        #expect(scheduler.timerCount == 1)
 
         scheduler.advance(by: .seconds(1))
         #expect(tracker.state == .active)
@@ -104,7 +106,7 @@ import Testing
 
         tracker.incrementActivityCount()
         #expect(tracker.state == .active)
-        #expect(scheduler.pendingCount == 0)  // the completion timer is cancelled
+        #expect(scheduler.timerCount == 0)  // the completion timer is cancelled
         scheduler.advance(by: .seconds(10))
 
         #expect(tracker.isActivityIndicatorVisible)
@@ -112,8 +114,8 @@ import Testing
     }
 
     @Test func aCompletionTimerThatFiresAfterBeingReplacedDoesNothing() {
-        let scheduler = ManualDelayScheduler(ignoresCancellation: true)
-        let tracker = makeTracker(scheduler)
+        let scheduler = ManualClock()
+        let tracker = makeTracker(CancellationIgnoringScheduler(clock: scheduler))
         tracker.incrementActivityCount()
         scheduler.advance(by: .seconds(1))
         tracker.decrementActivityCount()  // completion timer 1, due at 1.17 s
@@ -140,7 +142,7 @@ import Testing
 
         #expect(tracker.state == .notActive)
         #expect(log.calls == [true, false])
-        #expect(scheduler.pendingCount == 0)
+        #expect(scheduler.timerCount == 0)
     }
 
     @Test func whileDisabledTheCountIsKeptAndEnablingActsOnIt() {
@@ -149,7 +151,7 @@ import Testing
 
         tracker.incrementActivityCount()
         #expect(tracker.state == .notActive)
-        #expect(scheduler.pendingCount == 0)
+        #expect(scheduler.timerCount == 0)
         #expect(tracker.activityCount == 1)
 
         tracker.isEnabled = true
@@ -206,5 +208,20 @@ import Testing
         }
 
         #expect(ran.withLock { $0 } == false)
+    }
+}
+
+/// Schedules on a `ManualClock` and ignores `cancel()`, so that a test can check that a stale timer
+/// does no harm.
+private struct CancellationIgnoringScheduler: DelayScheduling {
+    let clock: ManualClock
+
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any ScheduledDelay {
+        _ = clock.schedule(after: delay, action)
+        return Ignored()
+    }
+
+    private struct Ignored: ScheduledDelay {
+        func cancel() {}
     }
 }

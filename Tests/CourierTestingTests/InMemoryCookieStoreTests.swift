@@ -1,5 +1,4 @@
 import CourierHTTP
-import CourierLocking
 import CourierTesting
 import CourierTransport
 import Foundation
@@ -9,14 +8,9 @@ import Testing
     /// 2027-01-15T08:00:00Z: a fixed clock, so expiry and Max-Age are exact.
     private static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    private final class Clock: Sendable {
-        let now = Lock(InMemoryCookieStoreTests.start)
-        func advance(by seconds: Double) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    }
-
-    private func makeStore() -> (InMemoryCookieStore, Clock) {
-        let clock = Clock()
-        return (InMemoryCookieStore(now: { clock.now.withLock { $0 } }), clock)
+    private func makeStore() -> (InMemoryCookieStore, ManualClock) {
+        let clock = ManualClock(startDate: Self.start)
+        return (InMemoryCookieStore(clock: clock), clock)
     }
 
     private func url(_ text: String) throws -> URL { try #require(URL(string: text)) }
@@ -84,9 +78,9 @@ import Testing
             for: site
         )
         #expect(stored.map(\.expiry) == [Self.start.addingTimeInterval(60), nil])
-        clock.advance(by: 59)
+        clock.advance(by: .seconds(59))
         #expect(store.cookieHeaderValue(for: site) == "a=1; b=2")
-        clock.advance(by: 1)
+        clock.advance(by: .seconds(1))
         #expect(store.cookieHeaderValue(for: site) == "b=2")
         #expect(store.snapshot().map(\.name) == ["b"])
     }
