@@ -267,8 +267,12 @@ import Testing
     @Test func aRetryPolicysDelayIsWaitedOnTheSessionsClock() async throws {
         transport.stub(url: url.absoluteString, reply: .init(status: 200, body: Data("ok".utf8)))
         transport.stub(url: url.absoluteString, reply: .init(status: 503), times: 1)
+        /// The top of the jitter range, so the delay is the whole backoff.
+        struct WholeDelay: RandomSource {
+            func nextUnitInterval() -> Double { 1 }
+        }
         var policy = RetryPolicy()
-        policy.jitter = { $0 }
+        policy.random = WholeDelay()
         let session = SessionManager(transport: transport, configuration: configuration, interceptor: policy)
         let call = Task { [url] in
             await session.response(for: HTTPRequest(url: url), serializer: DataResponseSerializer())
