@@ -23,6 +23,7 @@ struct Demo {
         failures += ResponseDemo().run()
         failures += await TransportDemo().run()
         failures += await SessionDemo().run()
+        failures += await AuthenticationDemo().run()
         failures += await CacheDemo().run()
         print("")
         print(failures == 0 ? "demo: all steps ok" : "demo: \(failures) step(s) failed")
