@@ -1,6 +1,6 @@
 public import CourierSessionCore
 
-/// A ``DelayScheduling`` that sleeps on a `Clock` in a task of its own.
+/// A `DelayScheduling` (from `CourierSessionCore`) that sleeps on a `Clock` in a task of its own.
 ///
 /// `Task.sleep` suspends without holding a thread, so pending delays cost no thread of the
 /// cooperative pool.

@@ -2,9 +2,9 @@ internal import CourierLocking
 public import CourierSessionCore
 public import FoundationEssentials
 
-/// A clock whose time moves only when the test moves it: the session's ``SessionClock`` (retry
+/// A clock whose time moves only when the test moves it: the session's `SessionClock` (retry
 /// delays, deadlines, cache ages, cookie expiry, reconnection waits) and the timers of a
-/// `NetworkActivityTracker` (``DelayScheduling``), without sleeping.
+/// `NetworkActivityTracker` (`DelayScheduling`), without sleeping.
 ///
 /// ``now`` is the instant the clock was made plus the time advanced; ``date`` is ``startDate`` plus
 /// the same offset. A task that sleeps on the clock is resumed by ``advance(by:)`` or
