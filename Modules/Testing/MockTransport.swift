@@ -262,10 +262,15 @@ public final class MockTransport: HTTPTransport {
             sent.headers.remove(name: field.name)
             try? sent.headers.add(name: field.name, value: field.value)
         }
-        if let stored = jar?.cookieHeaderValue(for: request.url) {
-            // As libcurl does: the jar's cookies after any the request names itself.
-            let own = sent.headers["Cookie"].map { $0 + "; " } ?? ""
-            try? sent.headers.set(name: "Cookie", value: own + stored)
+        if let stored = jar?.cookieHeaderValue(for: request.url),
+            let jarField = try? HTTPHeaders.Field(name: "Cookie", value: stored)
+        {
+            // As libcurl 7.88 sends them: the jar's cookies in a `Cookie` field of their own, before
+            // the request's fields (a `Cookie` field the request names itself comes after it).
+            var headers = HTTPHeaders()
+            headers.add(jarField)
+            for field in sent.headers { headers.add(field) }
+            sent.headers = headers
         }
         let (index, respond) = state.withLock { state -> (Int, Responder?) in
             state.records.append((sent, nil))
