@@ -29,6 +29,8 @@ public struct OfflineAwareRetrier: RequestRetrier {
     public var retriesNonIdempotentRequests = false
     /// The transport failures that can mean the path is down.
     public var retryableCategories: Set<TransportError.Category> = TransportError.Category.transient
+    /// The clock ``waitLimit`` is measured on; a test passes `ManualClock` from `CourierTesting`.
+    public var clock: any SessionClock = .system
 
     /// Creates the retrier.
     ///
@@ -58,7 +60,7 @@ public struct OfflineAwareRetrier: RequestRetrier {
         let paths = watcher.paths()
         watcher.startMonitoring()
         defer { watcher.stopMonitoring() }
-        switch await Self.firstReachable(in: paths, within: waitLimit) {
+        switch await Self.firstReachable(in: paths, within: waitLimit, on: clock) {
         case .reachableAtOnce:
             return .doNotRetry
         case .cameBack:
@@ -75,7 +77,11 @@ public struct OfflineAwareRetrier: RequestRetrier {
     }
 
     /// Reads paths until one is reachable or the limit passes.
-    private static func firstReachable(in paths: AsyncStream<NetworkPath>, within limit: Duration) async -> Wait {
+    private static func firstReachable(
+        in paths: AsyncStream<NetworkPath>,
+        within limit: Duration,
+        on clock: any SessionClock
+    ) async -> Wait {
         await withTaskGroup(of: Wait.self) { group in
             group.addTask {
                 var first = true
@@ -86,7 +92,7 @@ public struct OfflineAwareRetrier: RequestRetrier {
                 return .stillDown
             }
             group.addTask {
-                try? await Task.sleep(for: limit)
+                try? await clock.sleep(for: limit)
                 return .stillDown
             }
             let outcome = await group.next() ?? .stillDown

@@ -66,16 +66,25 @@ import Testing
         #expect(transport.requests.count == 1)
     }
 
-    @Test func endsWithATypedErrorWhenThePathStaysDown() async {
+    @Test func endsWithATypedErrorWhenThePathStaysDownPastTheLimitOnItsClock() async {
         let monitor = ManualReachabilityMonitor(initialPath: .unreachable)
         let transport = flakyTransport()
-        let session = SessionManager(
-            transport: transport,
-            interceptor: Interceptor(retriers: [retrier(monitor, waitLimit: .milliseconds(200))])
-        )
-        let response = await session.response(for: HTTPRequest(url: url), serializer: DataResponseSerializer())
+        let clock = ManualClock()
+        var offline = retrier(monitor, waitLimit: .seconds(30))
+        offline.clock = clock
+        let session = SessionManager(transport: transport, interceptor: Interceptor(retriers: [offline]))
+        let call = Task { [url] in
+            await session.response(for: HTTPRequest(url: url), serializer: DataResponseSerializer())
+        }
+        await clock.waitForSleepers(1)  // the wait for the path has begun
+        clock.advance(by: .seconds(30))
+        let response = await call.value
+
         #expect(response.error?.kind == .retryFailed)
-        #expect(response.error?.message.contains("api.example.com was not reachable") == true)
+        let unreachable = response.error?.underlying as? HostStillUnreachableError
+        #expect(unreachable?.host == "api.example.com")
+        #expect(unreachable?.waited == .seconds(30))
+        #expect(response.error?.originalError?.kind == .transport(.cannotConnect))
         #expect(transport.requests.count == 1)
     }
 
