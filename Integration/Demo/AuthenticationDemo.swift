@@ -52,13 +52,8 @@ struct AuthenticationDemo {
 
     func run() async -> Int {
         DemoOutput.section("Authentication (AuthenticationInterceptor over CurlTransport)")
-        guard let httpbin = TransportDemo.environment("TEST_HTTPBIN_URL").flatMap(URL.init(string:)) else {
-            print("  skipped: this part needs the loopback test servers; `ci/demo` starts them and runs it")
-            return 0
-        }
-        var configuration = CurlTransport.Configuration()
-        configuration.proxy = .none
-        let transport = CurlTransport(configuration: configuration)
+        guard let httpbin = DemoServers.url("TEST_HTTPBIN_URL") else { return DemoServers.skip() }
+        let transport = DemoServers.directTransport()
         let authenticator = BearerAuthenticator()
         let interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: Token(value: "expired"))
         let session = SessionManager(transport: transport, interceptor: interceptor)

@@ -20,16 +20,10 @@ internal import FoundationEssentials
 struct SessionDemo {
     func run() async -> Int {
         DemoOutput.section("Session (CourierSessionCore over CurlTransport)")
-        guard let base = TransportDemo.environment("TEST_HTTP_URL").flatMap(URL.init(string:)),
-            let faults = TransportDemo.environment("FAULT_HTTP_URL").flatMap(URL.init(string:)),
+        guard let base = DemoServers.url("TEST_HTTP_URL"), let faults = DemoServers.url("FAULT_HTTP_URL"),
             let www = TransportDemo.environment("TEST_WWW_DIR")
-        else {
-            print("  skipped: this part needs the loopback test servers; `ci/demo` starts them and runs it")
-            return 0
-        }
-        var configuration = CurlTransport.Configuration()
-        configuration.proxy = .none
-        let transport = CurlTransport(configuration: configuration)
+        else { return DemoServers.skip() }
+        let transport = DemoServers.directTransport()
         var policy = RetryPolicy()
         policy.exponentialBackoffScale = 0.05  // the demo's retries need not wait half a second
         let session = SessionManager(transport: transport, interceptor: policy)
