@@ -1,6 +1,6 @@
 /// `courier --help`: the grammar, every option, the exit statuses and the registered commands.
 enum CourierHelp {
-    static let synopsis = "usage: courier [METHOD] URL [REQUEST_ITEM ...]   (courier --help for more)"
+    static let synopsis = "usage: courier [OPTIONS] [METHOD] URL [REQUEST_ITEM ...]   (courier --help for more)"
 
     static func text(_ registry: CommandRegistry) -> String {
         """

@@ -52,6 +52,14 @@ struct RequestCommandLine {
     var showsMetrics = false
     var reportsPeakRSS = false
     var showsHelp = false
+    /// `-a/--auth USER[:PASS]`, or the token with `--auth-type=bearer`.
+    var auth: String?
+    /// `-A/--auth-type basic|digest|bearer`.
+    var authType: String?
+    /// `--ignore-netrc`: never take credentials from `~/.netrc`.
+    var ignoresNetrc = false
+    /// `--debug`: errors also name the library's error and libcurl's code.
+    var debug = false
 
     enum HTTPVersionChoice {
         case automatic
@@ -96,18 +104,20 @@ enum RequestGrammar {
         "--metrics": { $0.showsMetrics = true },
         "--report-rss": { $0.reportsPeakRSS = true },
         "--help": { $0.showsHelp = true },
+        "--ignore-netrc": { $0.ignoresNetrc = true },
+        "--debug": { $0.debug = true },
     ]
 
     private static let options: Set<String> = [
         "--print", "--output", "--timeout", "--connect-timeout", "--max-redirects", "--retries", "--proxy",
         "--cacert", "--pretty", "--header", "--pin-key", "--pin-cert", "--cert", "--key", "--pass",
-        "--crlfile", "--ocsp",
+        "--crlfile", "--ocsp", "--auth", "--auth-type",
     ]
 
     private static let aliases = [
         "-j": "--json", "-f": "--form", "-I": "--ignore-stdin", "-d": "--download", "-c": "--continue",
         "-F": "--follow", "-v": "--verbose", "-h": "--headers", "-b": "--body", "-p": "--print",
-        "-o": "--output", "-H": "--header", "-k": "--insecure",
+        "-o": "--output", "-H": "--header", "-k": "--insecure", "-a": "--auth", "-A": "--auth-type",
     ]
 
     static func parse(_ arguments: [String], registry: CommandRegistry) throws(UsageError) -> RequestCommandLine {
@@ -161,6 +171,8 @@ enum RequestGrammar {
                 throw UsageError(message: "--ocsp takes required or preferred, not \(value.debugDescription)")
             }
             line.ocspStapling = value
+        case "--auth": line.auth = value
+        case "--auth-type": line.authType = value
         case "--cert": line.clientCertificate = value
         case "--key": line.clientKey = value
         case "--pass": line.clientPassphrase = value
@@ -248,13 +260,8 @@ enum RequestGrammar {
         if line.resumes && !(line.download && line.output != nil) {
             throw UsageError(message: "--continue needs --download and --output FILE")
         }
-        if line.explicitJSON, line.items.contains(where: { if case .file = $0 { true } else { false } }) {
+        if line.explicitJSON, line.items.contains(where: \.isFile) {
             throw UsageError(message: "file@path items are multipart parts: use --form or --multipart, not --json")
-        }
-        if line.bodyMode == .form || line.bodyMode == .multipart,
-            line.items.contains(where: { if case .json = $0 { true } else { false } })
-        {
-            throw UsageError(message: "name:=json items need a JSON body, not --form or --multipart")
         }
         if line.proxy != nil && line.noProxy { throw UsageError(message: "--proxy and --no-proxy conflict") }
         let pins = !line.publicKeyPins.isEmpty || !line.pinnedCertificateFiles.isEmpty
