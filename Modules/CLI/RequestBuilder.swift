@@ -20,8 +20,11 @@ struct RequestBuilder {
     func build() throws -> HTTPRequest {
         let dataItems = line.items.filter(\.isData)
         var stdinBody: Data?
-        let method = line.method ?? (dataItems.isEmpty && !stdinCanBeBody(method: "POST") ? "GET" : "POST")
-        if dataItems.isEmpty, stdinCanBeBody(method: method) {
+        let hasBody = !dataItems.isEmpty || line.raw != nil || stdinCanBeBody(method: "POST")
+        let method = line.method ?? (hasBody ? "POST" : "GET")
+        if let raw = line.raw {
+            stdinBody = Data(raw.utf8)
+        } else if dataItems.isEmpty, stdinCanBeBody(method: method) {
             stdinBody = try StandardInput.readAll()
         }
         guard var url = URL(string: try urlWithQuery()) else {

@@ -60,6 +60,10 @@ struct RequestCommandLine {
     var ignoresNetrc = false
     /// `--debug`: errors also name the library's error and libcurl's code.
     var debug = false
+    /// `-q/--quiet`: nothing on stdout (errors and warnings still reach stderr).
+    var quiet = false
+    /// `--raw TEXT`: the body as given, instead of data items or stdin.
+    var raw: String?
 
     enum HTTPVersionChoice {
         case automatic
@@ -106,18 +110,20 @@ enum RequestGrammar {
         "--help": { $0.showsHelp = true },
         "--ignore-netrc": { $0.ignoresNetrc = true },
         "--debug": { $0.debug = true },
+        "--quiet": { $0.quiet = true },
     ]
 
     private static let options: Set<String> = [
         "--print", "--output", "--timeout", "--connect-timeout", "--max-redirects", "--retries", "--proxy",
         "--cacert", "--pretty", "--header", "--pin-key", "--pin-cert", "--cert", "--key", "--pass",
         "--crlfile", "--ocsp", "--auth", "--auth-type",
+        "--verify", "--cert-key", "--cert-key-pass", "--raw",
     ]
 
     private static let aliases = [
         "-j": "--json", "-f": "--form", "-I": "--ignore-stdin", "-d": "--download", "-c": "--continue",
         "-F": "--follow", "-v": "--verbose", "-h": "--headers", "-b": "--body", "-p": "--print",
-        "-o": "--output", "-H": "--header", "-k": "--insecure", "-a": "--auth", "-A": "--auth-type",
+        "-o": "--output", "-H": "--header", "-k": "--insecure", "-a": "--auth", "-A": "--auth-type", "-q": "--quiet",
     ]
 
     static func parse(_ arguments: [String], registry: CommandRegistry) throws(UsageError) -> RequestCommandLine {
@@ -174,8 +180,17 @@ enum RequestGrammar {
         case "--auth": line.auth = value
         case "--auth-type": line.authType = value
         case "--cert": line.clientCertificate = value
-        case "--key": line.clientKey = value
-        case "--pass": line.clientPassphrase = value
+        // httpie's names, and the earlier --key and --pass.
+        case "--cert-key", "--key": line.clientKey = value
+        case "--cert-key-pass", "--pass": line.clientPassphrase = value
+        case "--raw": line.raw = value
+        case "--verify":
+            // httpie: yes/true (the default), no/false (-k), or a CA bundle (--cacert).
+            switch value.lowercased() {
+            case "yes", "true": line.insecure = false
+            case "no", "false": line.insecure = true
+            default: line.caFile = value
+            }
         case "--pretty":
             guard ["all", "colors", "format", "none"].contains(value) else {
                 throw UsageError(message: "--pretty takes all, colors, format or none, not \(value.debugDescription)")
@@ -278,7 +293,10 @@ enum RequestGrammar {
             throw UsageError(message: "--stream and --download conflict")
         }
         if line.clientCertificate == nil && (line.clientKey != nil || line.clientPassphrase != nil) {
-            throw UsageError(message: "--key and --pass go with --cert")
+            throw UsageError(message: "--cert-key and --cert-key-pass go with --cert")
+        }
+        if line.raw != nil && line.items.contains(where: \.isData) {
+            throw UsageError(message: "--raw is the whole body: give it or data items, not both")
         }
     }
 }
