@@ -156,22 +156,8 @@ struct NestedJSON {
         }
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
+    /// A JSON string literal (RFC 8259 §7), as the JSON value's compact text writes it.
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONValue.string(text).description
     }
 }
