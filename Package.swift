@@ -226,6 +226,11 @@ let package = Package(
             path: "Tests/CourierTestSupport"
         ),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
+        // The `courier` executable's own rules (its messages, its grammar), through @testable import.
+        .testTarget(
+            name: "CourierCLITests",
+            dependencies: ["CourierCLI", "CourierSessionCore", "CourierTransport"]
+        ),
         .testTarget(
             name: "CourierSerializationTests",
             dependencies: ["CourierLocking", "CourierSerialization", "CourierTestSupport"]

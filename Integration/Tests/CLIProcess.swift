@@ -53,15 +53,24 @@ enum CLIProcess {
         return environment
     }
 
-    /// Runs `courier` with `arguments`; stdin is `/dev/null` unless `input` is given.
+    /// Runs `courier` with `arguments`; stdin is `/dev/null` unless `input` is given, and
+    /// `environment` adds to (or replaces) the child's variables.
     static func run(
         _ arguments: [String],
         input: Data? = nil,
         inputIsPipe: Bool = false,
+        environment: [String: String] = [:],
         timeout: Duration = .seconds(120)
     ) async throws -> CLIResult {
         guard let binary else { throw ToolError(message: "no courier binary") }
-        return try await runHelperProcess(binary, arguments, input: input, inputIsPipe: inputIsPipe, timeout: timeout)
+        return try await runHelperProcess(
+            binary,
+            arguments,
+            input: input,
+            inputIsPipe: inputIsPipe,
+            environment: environment,
+            timeout: timeout
+        )
     }
 }
 
@@ -96,6 +105,7 @@ func runHelperProcess(
     _ arguments: [String],
     input: Data? = nil,
     inputIsPipe: Bool = false,
+    environment: [String: String] = [:],
     timeout: Duration = .seconds(120)
 ) async throws -> CLIResult {
     let files = FileManager.default
@@ -112,7 +122,7 @@ func runHelperProcess(
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    process.environment = CLIProcess.childEnvironment
+    process.environment = CLIProcess.childEnvironment.merging(environment) { _, given in given }
     let pipe = inputIsPipe ? Pipe() : nil
     if let pipe {
         process.standardInput = pipe

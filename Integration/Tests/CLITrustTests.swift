@@ -74,7 +74,7 @@ import Testing
         #expect(wrongPassphrase.standardError.contains("wrongPassphrase"), "\(wrongPassphrase.standardError)")
         let keyWithoutCertificate = try await run(["--cacert", ca, "--key", encryptedKey, url])
         #expect(keyWithoutCertificate.status == 1)
-        #expect(keyWithoutCertificate.standardError.contains("--key and --pass go with --cert"))
+        #expect(keyWithoutCertificate.standardError.contains("--cert-key and --cert-key-pass go with --cert"))
     }
 
     static var stapling: URL? { CurlTestServers.url("TEST_STAPLING_URL") }

@@ -1,3 +1,5 @@
+internal import CourierTransport
+
 /// Runs a transfer command and turns its outcome into an exit status: 0 done, 1 a typed failure
 /// (printed as one clean line on stderr) or bad arguments (with the usage text, as httpie: 2 means
 /// a timeout there).
@@ -18,6 +20,11 @@ enum CommandRunner {
             status = try await command.run()
         } catch let error as UsageError {
             return usageFailure(error, usage: Command.usage)
+        } catch let error as TransportError {
+            for line in ErrorMessages().lines(error, verbose: words.contains("--debug")) {
+                StandardStreams.printError(line)
+            }
+            status = 1
         } catch {
             StandardStreams.printError("courier: error: \(error)")
             status = 1

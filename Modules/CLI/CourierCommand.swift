@@ -35,6 +35,9 @@ struct CourierCommand {
         return registry
     }
 
+    /// What `courier --version` prints: the package's version.
+    static let version = "0.1.0"
+
     static func main() async {
         // A closed stdout pipe (`courier … | head`) is a write error, not a silent death.
         signal(SIGPIPE, SIG_IGN)
@@ -42,6 +45,27 @@ struct CourierCommand {
         let registry = registry
         if let word = arguments.first, let command = registry.command(word) {
             exit(await command.run(Array(arguments.dropFirst())))
+        }
+        if arguments == ["--version"] {
+            print(CourierCommand.version)
+            exit(0)
+        }
+        if arguments.first == "--completion" || arguments.first?.hasPrefix("--completion=") == true {
+            let shell =
+                arguments.first == "--completion"
+                ? arguments.dropFirst().first
+                : arguments.first?.split(
+                    separator: "=",
+                    maxSplits: 1
+                ).last.map(String.init)
+            guard let shell,
+                let script = ShellCompletion.script(for: shell, reservedWords: registry.commands.map(\.word))
+            else {
+                StandardStreams.printError("courier: --completion takes bash or zsh")
+                exit(1)
+            }
+            print(script, terminator: "")
+            exit(0)
         }
         if arguments == ["-h"] {
             print(CourierHelp.text(registry))

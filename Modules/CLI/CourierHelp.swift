@@ -1,6 +1,6 @@
 /// `courier --help`: the grammar, every option, the exit statuses and the registered commands.
 enum CourierHelp {
-    static let synopsis = "usage: courier [METHOD] URL [REQUEST_ITEM ...]   (courier --help for more)"
+    static let synopsis = "usage: courier [OPTIONS] [METHOD] URL [REQUEST_ITEM ...]   (courier --help for more)"
 
     static func text(_ registry: CommandRegistry) -> String {
         """
@@ -15,17 +15,24 @@ enum CourierHelp {
                  http://localhost:8080/x.
 
         REQUEST_ITEM (a backslash makes the next character literal: a\\=b=c)
-          Name:value        a header; 'Name:' removes a default header, 'Name;' sends it empty
-          name==value       a query parameter, appended to the URL
+          Name:value        a header; 'Name:' removes a default header, 'Name;' sends it empty;
+                            'Name:@file' reads the value from a file
+          name==value       a query parameter, appended to the URL ('name==@file' from a file)
           name=value        a JSON string field (a form field with --form or --multipart)
           name:=json        a raw JSON field: 42, true, null, [1,2], {"a":1}
           name=@file        a string field read from a file;  name:=@file  raw JSON from a file
-          name@path         a file, sent as a multipart part (the body becomes multipart)
+          name@path         a file, sent as a multipart part (the body becomes multipart);
+                            name@path;type=image/png  sets the part's media type
+          JSON keys are paths: user[name]=ann (objects), tags[]=x (append), tags[0]=x (index,
+          gaps become null), []:=1 (a top-level array); \\[ and \\] are literal brackets, and
+          a[\\1] is the member "1". A key given twice keeps its last value (with a warning);
+          forms and query strings send both.
 
         body:
           -j, --json        data items as a JSON object (the default); Accept asks for JSON
           -f, --form        data items as application/x-www-form-urlencoded (multipart with files)
           --multipart       data items as multipart/form-data
+          --raw=TEXT        the body as given (instead of data items or stdin)
           -I, --ignore-stdin  never read stdin. Without it stdin is the body only when it is a pipe
                             or a regular file with data, the method allows a body (not GET, HEAD,
                             DELETE, OPTIONS, TRACE) and no data items are given; a terminal and
@@ -35,7 +42,9 @@ enum CourierHelp {
           -p, --print=WHAT  H request headers, B request body, h response headers, b response
                             body, m metrics. Default: hb on a terminal, b when redirected
           -h, --headers     --print=h;   -b, --body  --print=b
-          -v, --verbose     --print=HBhbm and the request as a curl command line
+          -v, --verbose     --print=HBhbm and the request as a curl command line; errors add the
+                            library's description and libcurl's code (--debug adds only that)
+          -q, --quiet       print nothing on stdout (errors and warnings still go to stderr)
           --pretty=STYLE    all (colour and formatted JSON, the default on a terminal), colors,
                             format (JSON indented by 4), none (the default when redirected)
           -o, --output=FILE write the output to FILE instead of stdout (the download with -d)
@@ -74,6 +83,16 @@ enum CourierHelp {
           --proxy=URL       use this proxy for every request (httpie's http:URL form works too);
                             --no-proxy ignores http_proxy and friends
           --cacert=FILE     trust the CAs in FILE (PEM) instead of the system store
+          --verify=yes|no|FILE  httpie's spelling: no is --insecure, FILE is --cacert
+
+        authentication:
+          -a, --auth=USER[:PASS]  credentials; without PASS, asked for on a terminal (with no
+                            terminal, an error). Also taken from http://USER:PASS@host/ and from
+                            ~/.netrc (or $NETRC) for the URL's host, as httpie does
+          -A, --auth-type=basic|digest|bearer  basic (default) and bearer are sent at once in
+                            Authorization; digest answers the server's challenge. With bearer,
+                            -a is the token. Credentials never follow a redirect to another origin
+          --ignore-netrc    never read ~/.netrc
 
         trust and identity (checked before anything is sent; a problem exits 1):
           --pin-key=sha256//BASE64   accept only a server whose public key has this SPKI SHA-256
@@ -84,16 +103,20 @@ enum CourierHelp {
                             whose chain it does not cover (repeatable)
           --ocsp=required|preferred  ask for a stapled OCSP response: required refuses a server
                             that staples none; both refuse a revoked, stale or unverifiable one
-          --cert=FILE       present a client certificate: PEM (its key inside, or --key), DER, or a
-                            PKCS#12 bundle (.p12, .pfx)
-          --key=FILE        the client certificate's private key (PEM or DER, encrypted or not)
-          --pass=PASSPHRASE the key's or bundle's passphrase
+          --cert=FILE       present a client certificate: PEM (its key inside, or --cert-key), DER,
+                            or a PKCS#12 bundle (.p12, .pfx)
+          --cert-key=FILE   the client certificate's private key (PEM or DER; also --key)
+          --cert-key-pass=PASSPHRASE  the key's or bundle's passphrase (also --pass)
           -k, --insecure    do not verify the server's certificate or host name (not with pins,
                             --crlfile or --ocsp)
           --http1.1         HTTP/1.1 only;  --http2  also offer HTTP/2 on http:// (h2c Upgrade);
                             https:// negotiates HTTP/2 by default
           -H, --header='Name: value'  a header, like the Name:value item
           --report-rss      print peak_rss_mib=N on stderr at exit
+
+        other:
+          --version         print the version
+          --completion=bash|zsh  print a completion script: source <(courier --completion bash)
 
         exit status: 0 done, 1 error (bad arguments included), 2 timed out, 3/4/5 a 3xx/4xx/5xx
         response with --check-status or --download, 6 too many redirects
@@ -108,6 +131,8 @@ enum CourierHelp {
           courier --form POST httpbin.org/anything photo@cat.jpg title=Cat
           courier -d -o big.iso https://example.com/big.iso      # then --continue after a break
           courier -v --follow --retries=3 httpbin.org/redirect/2
+          courier -a ann httpbin.org/basic-auth/ann/s3cret      # asks for the password
+          courier PUT httpbin.org/put user[name]=ann user[tags][]=admin
         """
     }
 }

@@ -89,7 +89,7 @@ struct DownloadRunner {
             if let refusedStatus {
                 StandardStreams.printError("courier: error: HTTP \(refusedStatus); nothing saved")
             } else {
-                StandardStreams.printError(ExitStatus.message(error))
+                ErrorMessages(line).report(error)
             }
             if response.resumeData != nil {
                 StandardStreams.printError(

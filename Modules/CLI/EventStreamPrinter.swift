@@ -9,6 +9,7 @@ internal import FoundationEssentials
 /// output can be piped to another event-stream reader.
 struct EventStreamPrinter {
     let descriptor: Int32
+    let messages: ErrorMessages
 
     func run(_ request: HTTPRequest, on client: CourierClient) async -> Int32 {
         do {
@@ -17,7 +18,7 @@ struct EventStreamPrinter {
             }
             return ExitStatus.success
         } catch let failure as SessionError {
-            StandardStreams.printError(ExitStatus.message(failure))
+            messages.report(failure)
             return ExitStatus.of(failure)
         } catch {
             StandardStreams.printError("courier: error: \(error)")

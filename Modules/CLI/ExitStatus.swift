@@ -29,11 +29,4 @@ enum ExitStatus {
         default: success
         }
     }
-
-    /// The one line `courier` prints for a failed request: the transport's own text when there is
-    /// one (its category and libcurl's code), the session's otherwise.
-    static func message(_ error: SessionError) -> String {
-        if let transport = error.transportError { return "courier: error: \(transport)" }
-        return "courier: error: \(error.message)" + (error.failingURL.map { " (\($0.absoluteString))" } ?? "")
-    }
 }

@@ -17,7 +17,9 @@ struct OutputSelection {
 
     init(_ line: RequestCommandLine, stdoutIsTerminal: Bool) {
         let toTerminal = stdoutIsTerminal && line.output == nil
-        if let letters = line.print {
+        if line.quiet {
+            parts = []
+        } else if let letters = line.print {
             parts = Set(letters)
         } else if line.verbose {
             parts = Set("HBhbm")

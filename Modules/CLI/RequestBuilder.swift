@@ -2,6 +2,10 @@ internal import CourierHTTP
 internal import CourierSerialization
 internal import FoundationEssentials
 
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
 /// Turns a parsed command line into the request to send: the method httpie would pick, query items
 /// appended to the URL, httpie's default headers, then the header items, and the body from the data
 /// items (JSON, a form or multipart) or from stdin.
@@ -16,13 +20,18 @@ struct RequestBuilder {
     func build() throws -> HTTPRequest {
         let dataItems = line.items.filter(\.isData)
         var stdinBody: Data?
-        let method = line.method ?? (dataItems.isEmpty && !stdinCanBeBody(method: "POST") ? "GET" : "POST")
-        if dataItems.isEmpty, stdinCanBeBody(method: method) {
+        let hasBody = !dataItems.isEmpty || line.raw != nil || stdinCanBeBody(method: "POST")
+        let method = line.method ?? (hasBody ? "POST" : "GET")
+        if let raw = line.raw {
+            stdinBody = Data(raw.utf8)
+        } else if dataItems.isEmpty, stdinCanBeBody(method: method) {
             stdinBody = try StandardInput.readAll()
         }
-        guard let url = URL(string: try urlWithQuery()) else {
+        guard var url = URL(string: try urlWithQuery()) else {
             throw UsageError(message: "the query items make an invalid URL")
         }
+        let authentication = try Authentication.resolve(line, url: url)
+        url = Self.withoutUserInfo(url)
         var request: HTTPRequest
         do {
             request = HTTPRequest(method: try HTTPMethod(validating: method), url: url)
@@ -38,7 +47,7 @@ struct RequestBuilder {
             request.body = HTTPBody(stdinBody)
             try setContentType(json ? "application/json" : "application/x-www-form-urlencoded", on: &request)
         } else if !dataItems.isEmpty {
-            let hasFiles = dataItems.contains { if case .file = $0 { true } else { false } }
+            let hasFiles = dataItems.contains(where: \.isFile)
             switch line.bodyMode {
             case .multipart:
                 try multipart(dataItems, into: &request)
@@ -60,14 +69,34 @@ struct RequestBuilder {
                 } catch {
                     throw UsageError(message: "bad header \(name): \(error)")
                 }
+            case .headerFromFile(let name, let path):
+                var value = try Self.text(of: path)
+                while value.last == "\n" || value.last == "\r\n" { value.removeLast() }
+                do {
+                    try request.headers.set(name: name, value: value)
+                } catch {
+                    throw UsageError(message: "bad header \(name) from \(path): \(error)")
+                }
             case .removedHeader(let name):
                 request.headers.remove(name: name)
             default:
                 continue
             }
         }
+        try authentication?.apply(to: &request)
         if let connectTimeout = line.connectTimeout { request.connectTimeout = connectTimeout }
         return request
+    }
+
+    /// The URL without `user:password@`: the credentials go in the request's authentication, never
+    /// in the URL libcurl sees (which would send them on its own terms).
+    private static func withoutUserInfo(_ url: URL) -> URL {
+        guard url.user != nil || url.password != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
+        components.user = nil
+        components.password = nil
+        return components.url ?? url
     }
 
     private func stdinCanBeBody(method: String) -> Bool {
@@ -82,9 +111,16 @@ struct RequestBuilder {
 
     private func urlWithQuery() throws -> String {
         var url = line.url
-        let pairs = line.items.compactMap { item -> String? in
-            guard case .query(let name, let value) = item else { return nil }
-            return Self.formEscaped(name) + "=" + Self.formEscaped(value)
+        var pairs: [String] = []
+        for item in line.items {
+            switch item {
+            case .query(let name, let value):
+                pairs.append(Self.formEscaped(name) + "=" + Self.formEscaped(value))
+            case .queryFromFile(let name, let path):
+                pairs.append(Self.formEscaped(name) + "=" + Self.formEscaped(try Self.text(of: path)))
+            default:
+                continue
+            }
         }
         guard !pairs.isEmpty else { return url }
         var fragment = ""
@@ -96,37 +132,62 @@ struct RequestBuilder {
         return url + separator + pairs.joined(separator: "&") + fragment
     }
 
-    /// The JSON object of the data items, fields in the order given.
+    /// The JSON body of the data items: each key a path (``NestedJSON``), members in the order given.
     private func jsonBody(_ items: [RequestItem]) throws -> String {
-        var members: [String] = []
+        var body = NestedJSON()
         for item in items {
             switch item {
             case .field(let name, let value):
-                members.append(try Self.quoted(name) + ": " + Self.quoted(value))
+                try body.set(name, to: .string(value))
             case .fieldFromFile(let name, let path):
-                members.append(try Self.quoted(name) + ": " + Self.quoted(try Self.text(of: path)))
+                try body.set(name, to: .string(try Self.text(of: path)))
             case .json(let name, let raw):
-                members.append(try Self.quoted(name) + ": " + Self.validJSON(raw, item: name))
+                try body.set(name, to: .raw(try Self.validJSON(raw, item: name)))
             case .jsonFromFile(let name, let path):
-                members.append(try Self.quoted(name) + ": " + Self.validJSON(try Self.text(of: path), item: name))
+                try body.set(name, to: .raw(try Self.validJSON(try Self.text(of: path), item: name)))
             default:
                 continue
             }
         }
-        return "{" + members.joined(separator: ", ") + "}"
+        for path in body.replacedPaths {
+            StandardStreams.printError(
+                "courier: warning: \(path) was given more than once; the last value is sent (name[]=x makes an array)"
+            )
+        }
+        return body.text
+    }
+
+    /// The name and value of a data item in a form, where keys are plain names (no JSON paths).
+    private static func formPair(_ item: RequestItem) throws -> (name: String, value: String)? {
+        switch item {
+        case .field(let name, let value):
+            return (JSONPath.unescaped(name), value)
+        case .fieldFromFile(let name, let path):
+            return (JSONPath.unescaped(name), try text(of: path))
+        case .json(let name, let raw):
+            return (JSONPath.unescaped(name), try formText(ofJSON: try validJSON(raw, item: name)))
+        case .jsonFromFile(let name, let path):
+            return (JSONPath.unescaped(name), try formText(ofJSON: try validJSON(try text(of: path), item: name)))
+        default:
+            return nil
+        }
+    }
+
+    /// httpie lets a form take a raw JSON string, number or boolean (as its text); objects, arrays
+    /// and null have no form encoding.
+    private static func formText(ofJSON raw: String) throws(UsageError) -> String {
+        switch try? JSONDecoder().decode(JSONValue.self, from: Data(raw.utf8)) {
+        case .string(let text): return text
+        case .int, .double, .bool: return raw
+        default: throw UsageError(message: "a form field cannot hold the JSON \(raw.debugDescription): use --json")
+        }
     }
 
     private func formBody(_ items: [RequestItem]) throws -> String {
         var pairs: [String] = []
         for item in items {
-            switch item {
-            case .field(let name, let value):
-                pairs.append(Self.formEscaped(name) + "=" + Self.formEscaped(value))
-            case .fieldFromFile(let name, let path):
-                pairs.append(Self.formEscaped(name) + "=" + Self.formEscaped(try Self.text(of: path)))
-            default:
-                throw UsageError(message: "JSON items cannot go in a form")
-            }
+            guard let (name, value) = try Self.formPair(item) else { continue }
+            pairs.append(Self.formEscaped(name) + "=" + Self.formEscaped(value))
         }
         return pairs.joined(separator: "&")
     }
@@ -134,35 +195,37 @@ struct RequestBuilder {
     private func multipart(_ items: [RequestItem], into request: inout HTTPRequest) throws {
         var form = MultipartFormData()
         for item in items {
-            switch item {
-            case .field(let name, let value):
-                try form.append(Data(value.utf8), name: name)
-            case .fieldFromFile(let name, let path):
-                try form.append(Data(try Self.text(of: path).utf8), name: name)
-            case .file(let name, let path):
+            if case .file(let name, let typed, let mimeType) = item {
+                let path = Self.expandingHome(typed)
                 do {
-                    try form.appendFile(atPath: path, name: name)
+                    if let mimeType {
+                        let fileName = path.split(separator: "/").last.map(String.init) ?? path
+                        try form.appendFile(atPath: path, name: name, fileName: fileName, mimeType: mimeType)
+                    } else {
+                        try form.appendFile(atPath: path, name: name)
+                    }
                 } catch {
-                    throw CommandFailure("cannot upload \(path): \(error)")
+                    throw CommandFailure("cannot upload \(typed): \(error)")
                 }
-            default:
-                throw UsageError(message: "JSON items cannot go in a multipart form")
+            } else if let (name, value) = try Self.formPair(item) {
+                try form.append(Data(value.utf8), name: name)
             }
         }
         try form.apply(to: &request)
     }
 
-    private static func text(of path: String) throws(CommandFailure) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("cannot read \(path)")
-        }
-        return String(decoding: data, as: UTF8.self)
+    /// `~/x` as the shell would have expanded it, for paths httpie expands itself.
+    static func expandingHome(_ path: String) -> String {
+        guard path.hasPrefix("~/"), let home = getenv("HOME") else { return path }
+        return String(cString: home) + path.dropFirst()
     }
 
-    private static func quoted(_ text: String) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(text), as: UTF8.self)
+    static func text(of typed: String) throws(CommandFailure) -> String {
+        let path = expandingHome(typed)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("cannot read \(typed)")
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 
     private static func validJSON(_ raw: String, item: String) throws(UsageError) -> String {

@@ -63,7 +63,10 @@ enum RequestCommand {
             return status
         }
         if line.streamsEvents {
-            let status = await EventStreamPrinter(descriptor: descriptor).run(request, on: client)
+            let status = await EventStreamPrinter(descriptor: descriptor, messages: ErrorMessages(line)).run(
+                request,
+                on: client
+            )
             await client.shutdown()
             return status
         }
@@ -73,7 +76,7 @@ enum RequestCommand {
             for text in MetricsSummary.lines(metrics) { StandardStreams.printError(text) }
         }
         if let error = response.error, !Self.isRetryableStatusRefusal(error) {
-            StandardStreams.printError(ExitStatus.message(error))
+            ErrorMessages(line).report(error)
             return ExitStatus.of(error)
         }
         guard let head = response.response else { return ExitStatus.error }

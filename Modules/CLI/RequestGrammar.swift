@@ -52,6 +52,18 @@ struct RequestCommandLine {
     var showsMetrics = false
     var reportsPeakRSS = false
     var showsHelp = false
+    /// `-a/--auth USER[:PASS]`, or the token with `--auth-type=bearer`.
+    var auth: String?
+    /// `-A/--auth-type basic|digest|bearer`.
+    var authType: String?
+    /// `--ignore-netrc`: never take credentials from `~/.netrc`.
+    var ignoresNetrc = false
+    /// `--debug`: errors also name the library's error and libcurl's code.
+    var debug = false
+    /// `-q/--quiet`: nothing on stdout (errors and warnings still reach stderr).
+    var quiet = false
+    /// `--raw TEXT`: the body as given, instead of data items or stdin.
+    var raw: String?
 
     enum HTTPVersionChoice {
         case automatic
@@ -96,18 +108,22 @@ enum RequestGrammar {
         "--metrics": { $0.showsMetrics = true },
         "--report-rss": { $0.reportsPeakRSS = true },
         "--help": { $0.showsHelp = true },
+        "--ignore-netrc": { $0.ignoresNetrc = true },
+        "--debug": { $0.debug = true },
+        "--quiet": { $0.quiet = true },
     ]
 
     private static let options: Set<String> = [
         "--print", "--output", "--timeout", "--connect-timeout", "--max-redirects", "--retries", "--proxy",
         "--cacert", "--pretty", "--header", "--pin-key", "--pin-cert", "--cert", "--key", "--pass",
-        "--crlfile", "--ocsp",
+        "--crlfile", "--ocsp", "--auth", "--auth-type",
+        "--verify", "--cert-key", "--cert-key-pass", "--raw",
     ]
 
     private static let aliases = [
         "-j": "--json", "-f": "--form", "-I": "--ignore-stdin", "-d": "--download", "-c": "--continue",
         "-F": "--follow", "-v": "--verbose", "-h": "--headers", "-b": "--body", "-p": "--print",
-        "-o": "--output", "-H": "--header", "-k": "--insecure",
+        "-o": "--output", "-H": "--header", "-k": "--insecure", "-a": "--auth", "-A": "--auth-type", "-q": "--quiet",
     ]
 
     static func parse(_ arguments: [String], registry: CommandRegistry) throws(UsageError) -> RequestCommandLine {
@@ -161,9 +177,20 @@ enum RequestGrammar {
                 throw UsageError(message: "--ocsp takes required or preferred, not \(value.debugDescription)")
             }
             line.ocspStapling = value
+        case "--auth": line.auth = value
+        case "--auth-type": line.authType = value
         case "--cert": line.clientCertificate = value
-        case "--key": line.clientKey = value
-        case "--pass": line.clientPassphrase = value
+        // httpie's names, and the earlier --key and --pass.
+        case "--cert-key", "--key": line.clientKey = value
+        case "--cert-key-pass", "--pass": line.clientPassphrase = value
+        case "--raw": line.raw = value
+        case "--verify":
+            // httpie: yes/true (the default), no/false (-k), or a CA bundle (--cacert).
+            switch value.lowercased() {
+            case "yes", "true": line.insecure = false
+            case "no", "false": line.insecure = true
+            default: line.caFile = value
+            }
         case "--pretty":
             guard ["all", "colors", "format", "none"].contains(value) else {
                 throw UsageError(message: "--pretty takes all, colors, format or none, not \(value.debugDescription)")
@@ -248,13 +275,8 @@ enum RequestGrammar {
         if line.resumes && !(line.download && line.output != nil) {
             throw UsageError(message: "--continue needs --download and --output FILE")
         }
-        if line.explicitJSON, line.items.contains(where: { if case .file = $0 { true } else { false } }) {
+        if line.explicitJSON, line.items.contains(where: \.isFile) {
             throw UsageError(message: "file@path items are multipart parts: use --form or --multipart, not --json")
-        }
-        if line.bodyMode == .form || line.bodyMode == .multipart,
-            line.items.contains(where: { if case .json = $0 { true } else { false } })
-        {
-            throw UsageError(message: "name:=json items need a JSON body, not --form or --multipart")
         }
         if line.proxy != nil && line.noProxy { throw UsageError(message: "--proxy and --no-proxy conflict") }
         let pins = !line.publicKeyPins.isEmpty || !line.pinnedCertificateFiles.isEmpty
@@ -271,7 +293,10 @@ enum RequestGrammar {
             throw UsageError(message: "--stream and --download conflict")
         }
         if line.clientCertificate == nil && (line.clientKey != nil || line.clientPassphrase != nil) {
-            throw UsageError(message: "--key and --pass go with --cert")
+            throw UsageError(message: "--cert-key and --cert-key-pass go with --cert")
+        }
+        if line.raw != nil && line.items.contains(where: \.isData) {
+            throw UsageError(message: "--raw is the whole body: give it or data items, not both")
         }
     }
 }
