@@ -31,36 +31,20 @@ final class CurlTransferState {
     let requestBodyPipe: RequestBodyPipe?
     let errorBuffer: UnsafeMutablePointer<CChar>
     private var headerList: UnsafeMutablePointer<curl_slist>?
-    private(set) var requestBody: RequestBody = .none
-    private(set) var download: DownloadFile?
-    let maximumBodySize: Int64?
     let maximumHeaderSize: Int
 
-    var parser = ResponseHeadParser()
+    /// The response head, line by line.
+    var head: ResponseHeadReader
+    /// The response body on its way to the consumer or the download file.
+    var body: ResponseBodyDelivery<LoopBatchedEvents>
+    /// The request body on its way to libcurl.
+    var upload: UploadPump
     var finalResponse: HTTPResponse?
     var redirectLocation: URL?
     /// Whether the final head or a redirect head has been reported: body bytes count from here on.
     var hasDeliveredHead: Bool { finalResponse != nil || redirectLocation != nil }
-    /// Body bytes after a response that is not delivered (redirects, or a failed resume's error page).
-    var discardsBody = false
-    var decodedBytes: Int64 = 0
-    /// Whether the transport asked for compressed codings (`CURLOPT_ACCEPT_ENCODING`): it then
-    /// decodes the body itself (libcurl's decoding is off, see `applyTransportOptions`).
-    private(set) var decodesContent = false
-    /// The current response's `Content-Encoding` while the transport decodes it; the decoder is
-    /// made at the first body byte, as libcurl refuses an unknown coding only once a body comes.
-    var contentEncoding: String?
-    /// The decoder of the current response's body (see `CurlTransferState+ContentDecoding`).
-    var bodyDecoder: ContentDecoder?
-    /// Leading bytes of what libcurl holds for a paused transfer that the decoder already has:
-    /// libcurl delivers a paused chunk again from its first byte.
-    var redeliveredEncodedBytes = 0
-    var expectedBodyBytes: Int64?
-    var lastDownloadProgress: ContinuousClock.Instant?
-    var lastUploadProgress: ContinuousClock.Instant?
-    var lastUploadBytes: Int64 = -1
-    /// Request body bytes handed to libcurl (reset when libcurl rewinds the body).
-    var sentBodyBytes: Int64 = 0
+    /// The download file, when the body goes to one.
+    var download: DownloadFile? { body.download }
     /// Why one of the callbacks stopped the transfer; wins over libcurl's bare code.
     var pendingFailure: TransportError?
     /// The over-long body libcurl noticed and dropped (see `LibcurlNotice`); fails a transfer that
@@ -73,30 +57,13 @@ final class CurlTransferState {
     /// Whether the transfer may speak HTTP/2 and has no head yet: its progress callback opens the
     /// notice window once the request is out, for a GOAWAY before the head (see `LibcurlNotice`).
     var watchesForEarlyGoaway = false
-    /// Interim (`1xx`) heads received so far.
-    var interimResponses = 0
-    /// Whether libcurl answers a `401` challenge itself before the real response: the request has a
-    /// credential that is not sent at once (Digest, or a choice of schemes).
-    let answersChallenge: Bool
-    /// The `401` challenge head libcurl answered; reported as the response only if no other follows.
-    var answeredChallenge: HTTPResponse?
     /// Set while the transport has a trust policy: the evaluation of the connection this transfer
     /// opened, if it opened one.
     private(set) var trustEvaluation: TrustEvaluationNote?
     /// When the loop handed the transfer to libcurl (`TransferMetrics.startDate`).
     var startDate: Date?
-    var receivePaused = false
-    var sendPaused = false
     var suspended = false
     var finished = false
-
-    enum RequestBody {
-        case none
-        case reader(any HTTPBodyReader)
-        case pipe(RequestBodyPipe)
-    }
-
-    static let progressInterval: Duration = .milliseconds(50)
 
     private init(
         pending: PendingTransfer,
@@ -114,9 +81,20 @@ final class CurlTransferState {
         self.loop = loop
         errorBuffer = .allocate(capacity: Int(courier_curl_error_size))
         errorBuffer.initialize(repeating: 0, count: Int(courier_curl_error_size))
-        maximumBodySize = pending.request.maximumResponseBodySize ?? configuration.maximumResponseBodySize
         maximumHeaderSize = configuration.maximumHeaderSize
-        answersChallenge = pending.request.credential.map { $0.schemes.contains(.digest) } ?? false
+        head = ResponseHeadReader(
+            url: pending.request.url,
+            maximumHeaderSize: configuration.maximumHeaderSize,
+            credential: pending.request.credential
+        )
+        body = ResponseBodyDelivery(
+            sink: events,
+            url: pending.request.url,
+            maximumBodySize: pending.request.maximumResponseBodySize ?? configuration.maximumResponseBodySize,
+            decodesContent: false,
+            download: nil
+        )
+        upload = UploadPump(source: .none, url: pending.request.url, declaredLength: pending.request.body.length)
     }
 
     deinit {
@@ -232,7 +210,7 @@ final class CurlTransferState {
             try set(CURLOPT_LOW_SPEED_LIMIT, 1)
             try set(CURLOPT_LOW_SPEED_TIME, Int((Self.milliseconds(idle) + 999) / 1000))
         }
-        if let maximumBodySize {
+        if let maximumBodySize = body.maximumBodySize {
             try setOff(CURLOPT_MAXFILESIZE_LARGE, maximumBodySize)
         }
 
@@ -253,7 +231,7 @@ final class CurlTransferState {
 
         var headers = request.headers
         if case .file(let path, let resume) = options.destination {
-            download = try DownloadFile.open(path: path, resume: resume, url: url)
+            body.download = try DownloadFile.open(path: path, resume: resume, url: url)
         }
         let resumesDownload = download?.requestedRange != nil
         if request.method == .head {
@@ -280,7 +258,7 @@ final class CurlTransferState {
             // A resumed download asks for a byte range of the identity representation: ranges of a
             // compressed representation are not that (and nginx answers them with a whole 200).
             try set(CURLOPT_ACCEPT_ENCODING, "")
-            decodesContent = true
+            body.decodesContent = true
         }
         if let download {
             if let range = download.requestedRange {
@@ -367,10 +345,12 @@ final class CurlTransferState {
                     url: request.url
                 )
             }
-            requestBody = .pipe(requestBodyPipe)
+            upload = UploadPump(source: .pipe(requestBodyPipe), url: request.url, declaredLength: request.body.length)
         } else {
             do {
-                if let reader = try request.body.makeReader() { requestBody = .reader(reader) }
+                if let reader = try request.body.makeReader() {
+                    upload = UploadPump(source: .reader(reader), url: request.url, declaredLength: request.body.length)
+                }
             } catch {
                 throw TransportError(
                     category: .requestBodyFailed,
@@ -408,9 +388,7 @@ final class CurlTransferState {
             courier_curl_easy_setopt_xferinfo_function(easy) { context, _, _, _, _ in
                 guard let context else { return 0 }
                 let transfer = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
-                if transfer.sendsRequestBody {
-                    transfer.reportUploadProgress(sent: transfer.sentBodyBytes, force: false)
-                }
+                if transfer.sendsRequestBody { transfer.reportUploadProgress(force: false) }
                 if transfer.watchesForEarlyGoaway { transfer.openNoticeWindowOnceRequestIsSent() }
                 return 0
             },

@@ -101,7 +101,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
         func next() async throws(SessionError) -> Data? {
             let result = await withTaskCancellationHandler {
-                await channel.next()
+                await channel.next(abandoned: .cancelled(task.currentRequest.url))
             } onCancel: {
                 leave()
             }
@@ -109,7 +109,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
         }
 
         private func leave() {
-            channel.consumerDidLeave(.cancelled(task.currentRequest.url))
+            channel.consumerDidLeave()
             task.cancel()
         }
 

@@ -17,9 +17,9 @@
 /// source.yield(.completed(metrics))
 /// ```
 public struct TransferEventSource: Sendable {
-    private let channel: TransferEventChannel
+    private let channel: TransferEventChannel.Producer
 
-    init(channel: TransferEventChannel) {
+    init(channel: TransferEventChannel.Producer) {
         self.channel = channel
     }
 
@@ -42,11 +42,11 @@ public struct TransferEventSource: Sendable {
     /// Whether a body chunk may be accepted now. When not, the producer is marked as waiting and its
     /// demand handler will run once the consumer has drained the buffer to the low-water mark.
     public func hasRoomForBody() -> Bool {
-        channel.hasRoomForBody()
+        channel.hasRoom()
     }
 
     /// Body bytes held and not yet consumed.
-    public var bufferedBodyBytes: Int { channel.bufferedBodyBytes }
+    public var bufferedBodyBytes: Int { channel.bufferedSize }
 
     /// Whether the consumer has stopped listening (cancelled, gone, or past the terminal event).
     public var isConsumerDone: Bool { channel.isConsumerDone }
@@ -59,7 +59,7 @@ public struct TransferEventSource: Sendable {
     ///
     /// - Parameter event: The event, in the order ``TransferEvent`` documents.
     public func yield(_ event: TransferEvent) {
-        channel.yield(event)
+        channel.yield(event, finishing: event.isTerminal)
     }
 
     /// Delivers an event like ``yield(_:)``, but when it wakes a parked consumer, appends that wake-up
@@ -78,25 +78,9 @@ public struct TransferEventSource: Sendable {
     /// resumptions.resumeAll()
     /// ```
     package func yield(_ event: TransferEvent, deferringResumeInto resumptions: inout Resumptions) {
-        channel.yield(event, deferringResumeInto: &resumptions)
+        channel.yield(event, finishing: event.isTerminal, deferringResumeInto: &resumptions)
     }
 
-    /// Consumer wake-ups held back by ``yield(_:deferringResumeInto:)``.
-    package struct Resumptions: ~Copyable {
-        var pending: [TransferEventChannel.Resumption] = []
-
-        /// An empty batch.
-        package init() {}
-
-        /// Whether no wake-up is held back.
-        package var isEmpty: Bool { pending.isEmpty }
-
-        /// Resumes every held-back consumer, in the order their events were yielded, and empties the
-        /// batch (its storage is kept for the next one).
-        package mutating func resumeAll() {
-            guard !pending.isEmpty else { return }
-            for resumption in pending { resumption.resume() }
-            pending.removeAll(keepingCapacity: true)
-        }
-    }
+    /// Consumer wake-ups held back by ``yield(_:deferringResumeInto:)``: ``resumeAll()`` runs them.
+    package typealias Resumptions = TransferEventChannel.Resumptions
 }

@@ -22,9 +22,9 @@ public struct TransferEvents: AsyncSequence, Sendable {
     /// The sequence never throws: failures arrive as ``TransferEvent/failed(_:)``.
     public typealias Failure = Never
 
-    private let channel: TransferEventChannel
+    private let channel: TransferEventChannel.Consumer
 
-    fileprivate init(channel: TransferEventChannel) {
+    fileprivate init(channel: TransferEventChannel.Consumer) {
         self.channel = channel
     }
 
@@ -48,18 +48,22 @@ public struct TransferEvents: AsyncSequence, Sendable {
         highWaterMark: Int,
         lowWaterMark: Int
     ) -> (events: TransferEvents, source: TransferEventSource) {
-        let channel = TransferEventChannel(highWaterMark: highWaterMark, lowWaterMark: lowWaterMark)
-        return (TransferEvents(channel: channel), TransferEventSource(channel: channel))
+        let (producer, consumer) = TransferEventChannel.makeChannel(
+            highWaterMark: highWaterMark,
+            lowWaterMark: lowWaterMark,
+            size: TransferEvent.bufferedSize
+        )
+        return (TransferEvents(channel: consumer), TransferEventSource(channel: producer))
     }
 
     /// Body bytes received and not yet taken by the consumer (at most the high-water mark plus one
     /// network chunk).
-    public var bufferedBodyBytes: Int { channel.bufferedBodyBytes }
+    public var bufferedBodyBytes: Int { channel.bufferedSize }
 
     /// Returns the iterator. Only the first iterator of a sequence (and of its copies) delivers
     /// events; a later one reports ``TransportError/Category/alreadyConsumed``.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(token: channel.claimConsumer() ? ConsumerToken(channel: channel) : nil)
+        AsyncIterator(token: channel.claim() ? ConsumerToken(channel: channel) : nil)
     }
 
     /// Iterates over the events; ends after the terminal event.
@@ -83,14 +87,17 @@ public struct TransferEvents: AsyncSequence, Sendable {
                     )
                 )
             }
-            return await token.channel.nextEvent()
+            switch await token.channel.next() {
+            case .element(let event): return event
+            case .end, .abandoned: return nil
+            }
         }
     }
 
     /// Ends the consumer's interest when its iterator is released early.
     fileprivate final class ConsumerToken: Sendable {
-        let channel: TransferEventChannel
-        init(channel: TransferEventChannel) { self.channel = channel }
-        deinit { channel.consumerLeft() }
+        let channel: TransferEventChannel.Consumer
+        init(channel: TransferEventChannel.Consumer) { self.channel = channel }
+        deinit { channel.leave() }
     }
 }

@@ -35,7 +35,7 @@ import Testing
         for fields in heads {
             let headers = try HTTPHeaders(fields)
             #expect(ResponseFraming.isPlainlyFramed(headers), "\(fields)")
-            #expect(CurlTransferState.framingViolation(headers, version: .http1_1) == nil, "\(fields)")
+            #expect(ResponseHeadReader.framingViolation(headers, version: .http1_1) == nil, "\(fields)")
         }
     }
 }

@@ -1,0 +1,366 @@
+internal import CourierLocking
+
+/// A buffer between one producer and one consumer, with backpressure by water marks.
+///
+/// Elements are counted by a size function (bytes for a body, 0 or 1 for control events). The
+/// producer is refused once the buffer holds the high-water mark and is called back when the consumer
+/// has drained it to the low-water mark, so at most the high-water mark plus one element is held,
+/// however slow the consumer. Either side may be synchronous or asynchronous:
+///
+/// - a synchronous producer (a libcurl callback on the loop thread) asks ``Producer/hasRoom()``
+///   before it accepts an element and is called back through its demand handler;
+/// - an asynchronous producer (a task) calls ``Producer/send(_:)``, which suspends it at the
+///   high-water mark until the low-water mark;
+/// - an asynchronous consumer awaits ``Consumer/next()``; a synchronous one (the loop thread's read
+///   callback) calls ``Consumer/poll()`` and is called back through its readable handler.
+///
+/// The channel ends from the producer's side with ``Producer/finish(throwing:)`` (the consumer reads
+/// what is buffered, then the end or the failure) or from the consumer's side with
+/// ``Consumer/leave()`` (the buffer is dropped, the producer's termination handler runs and a
+/// waiting send returns `false`).
+///
+/// ```swift
+/// let (producer, consumer) = BackpressuredChannel<Data, Never>.makeChannel(
+///     highWaterMark: 1 << 20, lowWaterMark: 256 << 10, size: { $0.count }
+/// )
+/// producer.setHandlers(onDemand: { resumeReading() }, onTermination: { cancelTransfer() })
+/// if producer.hasRoom() { producer.yield(chunk) } else { pauseReading() }
+/// while case .element(let chunk) = await consumer.next() { sink.write(chunk) }
+/// ```
+package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sendable {
+    /// What the consumer reads.
+    package enum Read: Sendable {
+        /// The next element.
+        case element(Element)
+        /// The producer finished and every element was read.
+        case end
+        /// The producer failed; every element before the failure was read.
+        case failure(Failure)
+        /// The consumer left (cancelled or gone): nothing more is delivered.
+        case abandoned
+    }
+
+    private enum Ending {
+        case finished
+        case failed(Failure)
+
+        var read: Read {
+            switch self {
+            case .finished: .end
+            case .failed(let failure): .failure(failure)
+            }
+        }
+    }
+
+    private struct State: ~Copyable {
+        var queue: [Element] = []
+        var head = 0
+        var buffered = 0
+        var ending: Ending?
+        /// The consumer read the ending, or left.
+        var consumerDone = false
+        var consumerLeft = false
+        var consumerClaimed = false
+        var waiter: CheckedContinuation<Read, Never>?
+        /// A synchronous consumer found the buffer empty and waits for its readable handler.
+        var pollerWaiting = false
+        /// A synchronous producer was refused and waits for its demand handler.
+        var producerRefused = false
+        var sender: CheckedContinuation<Bool, Never>?
+        var onDemand: (@Sendable () -> Void)?
+        var onTermination: (@Sendable () -> Void)?
+        var onReadable: (@Sendable () -> Void)?
+
+        var isEmpty: Bool { head == queue.count }
+
+        mutating func dequeue() -> Element? {
+            guard head < queue.count else { return nil }
+            let element = queue[head]
+            head += 1
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 64 && head * 2 >= queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
+            return element
+        }
+    }
+
+    private let state = Lock(State())
+    private let size: @Sendable (Element) -> Int
+    /// Buffered size at which the producer is refused.
+    let highWaterMark: Int
+    /// Buffered size at which a refused producer is called back.
+    let lowWaterMark: Int
+
+    private init(highWaterMark: Int, lowWaterMark: Int, size: @escaping @Sendable (Element) -> Int) {
+        self.highWaterMark = Swift.max(1, highWaterMark)
+        self.lowWaterMark = Swift.min(Swift.max(0, lowWaterMark), self.highWaterMark)
+        self.size = size
+    }
+
+    /// Makes the two ends of a channel.
+    ///
+    /// - Parameters:
+    ///   - highWaterMark: Buffered size at which the producer is refused (at least 1).
+    ///   - lowWaterMark: Buffered size at which a refused producer is called back; clamped to the
+    ///     high-water mark.
+    ///   - size: How much an element counts against the marks.
+    /// - Returns: The producer's end and the consumer's end.
+    package static func makeChannel(
+        highWaterMark: Int,
+        lowWaterMark: Int,
+        size: @escaping @Sendable (Element) -> Int
+    ) -> (producer: Producer, consumer: Consumer) {
+        let channel = BackpressuredChannel(highWaterMark: highWaterMark, lowWaterMark: lowWaterMark, size: size)
+        return (Producer(channel: channel), Consumer(channel: channel))
+    }
+
+    /// A parked consumer and what it was handed, resumed now or later in a batch.
+    package struct Resumption: Sendable {
+        let waiter: CheckedContinuation<Read, Never>
+        let read: Read
+
+        func resume() { waiter.resume(returning: read) }
+    }
+
+    /// Consumer wake-ups held back by ``Producer/yield(_:deferringResumeInto:)``.
+    package struct Resumptions: ~Copyable {
+        var pending: [Resumption] = []
+
+        /// An empty batch.
+        package init() {}
+
+        /// Whether no wake-up is held back.
+        package var isEmpty: Bool { pending.isEmpty }
+
+        /// Resumes every held-back consumer, in the order their elements were yielded, and empties
+        /// the batch (its storage is kept for the next one).
+        package mutating func resumeAll() {
+            guard !pending.isEmpty else { return }
+            for resumption in pending { resumption.resume() }
+            pending.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// What a producer's call must do once the lock is released.
+    struct Wake {
+        var resumption: Resumption?
+        var readable: (@Sendable () -> Void)?
+        /// The element was queued and the buffer now holds the high-water mark or more.
+        var reachedHighWaterMark = false
+
+        func run() {
+            resumption?.resume()
+            readable?()
+        }
+    }
+
+    // MARK: Producer
+
+    func setHandlers(onDemand: @escaping @Sendable () -> Void, onTermination: @escaping @Sendable () -> Void) {
+        state.withLock {
+            $0.onDemand = onDemand
+            $0.onTermination = onTermination
+        }
+    }
+
+    func hasRoom() -> Bool {
+        state.withLock { state in
+            if state.consumerDone || state.buffered < highWaterMark { return true }
+            state.producerRefused = true
+            return false
+        }
+    }
+
+    var bufferedSize: Int { state.withLock { $0.buffered } }
+
+    var isConsumerDone: Bool { state.withLock { $0.consumerDone } }
+
+    var hasParkedConsumer: Bool { state.withLock { $0.waiter != nil } }
+
+    /// Queues `element` (and the ending, when `finishing`), or hands it to the parked consumer.
+    ///
+    /// Handing the element over (and clearing the waiter) under the lock is what makes a deferred
+    /// wake-up safe: later elements queue behind it, the consumer takes them after this one, and
+    /// neither a departure nor a second yield can resume the same continuation again.
+    /// Returns `nil` when the element was dropped (the channel ended or the consumer left).
+    func offer(_ element: Element, finishing: Bool) -> Wake? {
+        state.withLock { state -> Wake? in
+            guard state.ending == nil, !state.consumerDone else { return nil }
+            if finishing { state.ending = .finished }
+            var wake = Wake()
+            if state.pollerWaiting {
+                state.pollerWaiting = false
+                wake.readable = state.onReadable
+            }
+            if let waiter = state.waiter, state.isEmpty {
+                state.waiter = nil
+                if finishing { state.consumerDone = true }
+                wake.resumption = Resumption(waiter: waiter, read: .element(element))
+                return wake
+            }
+            state.buffered += size(element)
+            // Room for a small response's queued events (body, progress, completion) in one
+            // allocation: growing from empty reallocated the queue twice per transfer.
+            if state.queue.capacity == 0 { state.queue.reserveCapacity(4) }
+            state.queue.append(element)
+            wake.reachedHighWaterMark = state.buffered >= highWaterMark
+            return wake
+        }
+    }
+
+    /// Queues `element`, then waits while the buffer is at the high-water mark until the consumer
+    /// drains it to the low-water mark. `false` when the element was not taken or the consumer left.
+    func send(_ element: Element) async -> Bool {
+        guard let wake = offer(element, finishing: false) else { return false }
+        wake.run()
+        guard wake.reachedHighWaterMark else { return true }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let answer: Bool? = state.withLock { state in
+                if state.consumerDone { return false }
+                if state.buffered <= lowWaterMark { return true }
+                state.sender = continuation
+                return nil
+            }
+            if let answer { continuation.resume(returning: answer) }
+        }
+    }
+
+    func finish(throwing failure: Failure?) {
+        let (resumption, sender, readable) = state.withLock {
+            state -> (Resumption?, CheckedContinuation<Bool, Never>?, (@Sendable () -> Void)?) in
+            guard state.ending == nil, !state.consumerDone else { return (nil, nil, nil) }
+            let ending: Ending = failure.map { .failed($0) } ?? .finished
+            state.ending = ending
+            var resumption: Resumption?
+            if let waiter = state.waiter {
+                // A parked consumer means an empty buffer.
+                state.waiter = nil
+                state.consumerDone = true
+                resumption = Resumption(waiter: waiter, read: ending.read)
+            }
+            var readable: (@Sendable () -> Void)?
+            if state.pollerWaiting {
+                state.pollerWaiting = false
+                readable = state.onReadable
+            }
+            defer { state.sender = nil }
+            return (resumption, state.sender, readable)
+        }
+        resumption?.resume()
+        sender?.resume(returning: false)
+        readable?()
+    }
+
+    // MARK: Consumer
+
+    func claimConsumer() -> Bool {
+        state.withLock { state in
+            defer { state.consumerClaimed = true }
+            return !state.consumerClaimed
+        }
+    }
+
+    func setReadableHandler(_ onReadable: @escaping @Sendable () -> Void) {
+        state.withLock { $0.onReadable = onReadable }
+    }
+
+    private enum Take {
+        case read(Read, demand: (@Sendable () -> Void)?, sender: CheckedContinuation<Bool, Never>?)
+        case parked
+    }
+
+    /// Takes the next element or the ending; when there is none yet, parks `continuation` (when
+    /// given) or marks the synchronous consumer as waiting (when `polling`).
+    private func take(orPark continuation: CheckedContinuation<Read, Never>?, polling: Bool = false) -> Take {
+        state.withLock { state in
+            guard let element = state.dequeue() else {
+                if state.consumerLeft { return .read(.abandoned, demand: nil, sender: nil) }
+                if let ending = state.ending {
+                    state.consumerDone = true
+                    return .read(ending.read, demand: nil, sender: nil)
+                }
+                if let continuation { state.waiter = continuation }
+                if polling { state.pollerWaiting = true }
+                return .parked
+            }
+            state.buffered -= size(element)
+            if state.isEmpty, state.ending != nil { state.consumerDone = true }
+            var demand: (@Sendable () -> Void)?
+            var sender: CheckedContinuation<Bool, Never>?
+            if state.buffered <= lowWaterMark {
+                if state.producerRefused {
+                    state.producerRefused = false
+                    demand = state.onDemand
+                }
+                sender = state.sender
+                state.sender = nil
+            }
+            return .read(.element(element), demand: demand, sender: sender)
+        }
+    }
+
+    func poll(armingReadable: Bool) -> Read? {
+        switch take(orPark: nil, polling: armingReadable) {
+        case .read(let read, let demand, let sender):
+            sender?.resume(returning: true)
+            demand?()
+            return read
+        case .parked:
+            return nil
+        }
+    }
+
+    func next() async -> Read {
+        switch take(orPark: nil) {
+        case .read(let read, let demand, let sender):
+            sender?.resume(returning: true)
+            demand?()
+            return read
+        case .parked:
+            break
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Read, Never>) in
+                let cancelled = Task.isCancelled
+                switch take(orPark: cancelled ? nil : continuation) {
+                case .read(let read, let demand, let sender):
+                    sender?.resume(returning: true)
+                    demand?()
+                    continuation.resume(returning: read)
+                case .parked:
+                    // Not parked when already cancelled: the cancellation handler finds no waiter,
+                    // so the answer is given here. Once parked, only a producer or the handler resumes.
+                    if cancelled { continuation.resume(returning: .abandoned) }
+                }
+            }
+        } onCancel: {
+            leave()
+        }
+    }
+
+    /// The consumer is gone: wake it if parked, drop what is buffered, tell the producer.
+    func leave() {
+        let (waiter, sender, termination) = state.withLock {
+            state -> (CheckedContinuation<Read, Never>?, CheckedContinuation<Bool, Never>?, (@Sendable () -> Void)?) in
+            let wasDone = state.consumerDone
+            state.consumerDone = true
+            state.consumerLeft = true
+            state.pollerWaiting = false
+            state.queue.removeAll()
+            state.head = 0
+            state.buffered = 0
+            defer {
+                state.waiter = nil
+                state.sender = nil
+            }
+            return (state.waiter, state.sender, wasDone || state.ending != nil ? nil : state.onTermination)
+        }
+        waiter?.resume(returning: .abandoned)
+        sender?.resume(returning: false)
+        termination?()
+    }
+}
