@@ -42,8 +42,12 @@ enum RequestCommand {
         return ExitStatus.error
     }
 
-    private static func send(_ line: RequestCommandLine) async throws -> Int32 {
-        let request = try RequestBuilder(line: line).build()
+    private static func send(_ commandLine: RequestCommandLine) async throws -> Int32 {
+        var line = commandLine
+        let session = try PersistentSession.open(line)
+        session?.applyAuth(to: &line)
+        var request = try RequestBuilder(line: line).build()
+        try session?.applyHeaders(to: &request, line: line)
         let toFile = line.output != nil && !line.download
         let descriptor = toFile ? try openOutput(line.output ?? "") : STDOUT_FILENO
         defer { if toFile { close(descriptor) } }
@@ -57,21 +61,40 @@ enum RequestCommand {
         if line.offline { return ExitStatus.success }
 
         let client = try makeClient(line, original: request)
-        if line.download {
-            let status = await DownloadRunner(line: line, request: request, client: client, writer: writer).run()
+        let status: Int32
+        do {
+            if let session, let store = client.transport.cookieStore { try await session.seed(store, line: line) }
+            status = try await perform(request, line: line, client: client, writer: writer)
+            try await session?.save(line: line, givenAuth: commandLine.auth, store: client.transport.cookieStore)
+        } catch {
             await client.shutdown()
-            return status
+            throw error
+        }
+        await client.shutdown()
+        return status
+    }
+
+    /// Sends `request` the way the command line asks and prints the exchange.
+    private static func perform(
+        _ request: HTTPRequest,
+        line: RequestCommandLine,
+        client: CourierClient,
+        writer: MessageWriter
+    ) async throws -> Int32 {
+        let selection = writer.selection
+        if line.download {
+            return await DownloadRunner(line: line, request: request, client: client, writer: writer).run()
         }
         if line.streamsEvents {
-            let status = await EventStreamPrinter(descriptor: descriptor, messages: ErrorMessages(line)).run(
+            return await EventStreamPrinter(descriptor: writer.descriptor, messages: ErrorMessages(line)).run(
                 request,
                 on: client
             )
-            await client.shutdown()
-            return status
+        }
+        if line.output != nil, StreamedOutput.applies(to: line, selection: selection) {
+            return try await StreamedOutput(line: line, writer: writer).run(request, on: client)
         }
         let response = await exchange(request, on: client, line: line)
-        await client.shutdown()
         if line.showsMetrics, let metrics = response.metrics.last {
             for text in MetricsSummary.lines(metrics) { StandardStreams.printError(text) }
         }

@@ -64,6 +64,10 @@ struct RequestCommandLine {
     var quiet = false
     /// `--raw TEXT`: the body as given, instead of data items or stdin.
     var raw: String?
+    /// `--session NAME|PATH`: headers, cookies and auth kept between invocations, updated.
+    var session: String?
+    /// `--session-read-only NAME|PATH`: a session used but not changed.
+    var readOnlySession: String?
 
     enum HTTPVersionChoice {
         case automatic
@@ -117,7 +121,7 @@ enum RequestGrammar {
         "--print", "--output", "--timeout", "--connect-timeout", "--max-redirects", "--retries", "--proxy",
         "--cacert", "--pretty", "--header", "--pin-key", "--pin-cert", "--cert", "--key", "--pass",
         "--crlfile", "--ocsp", "--auth", "--auth-type",
-        "--verify", "--cert-key", "--cert-key-pass", "--raw",
+        "--verify", "--cert-key", "--cert-key-pass", "--raw", "--session", "--session-read-only",
     ]
 
     private static let aliases = [
@@ -184,6 +188,8 @@ enum RequestGrammar {
         case "--cert-key", "--key": line.clientKey = value
         case "--cert-key-pass", "--pass": line.clientPassphrase = value
         case "--raw": line.raw = value
+        case "--session": line.session = value
+        case "--session-read-only": line.readOnlySession = value
         case "--verify":
             // httpie: yes/true (the default), no/false (-k), or a CA bundle (--cacert).
             switch value.lowercased() {
@@ -294,6 +300,9 @@ enum RequestGrammar {
         }
         if line.clientCertificate == nil && (line.clientKey != nil || line.clientPassphrase != nil) {
             throw UsageError(message: "--cert-key and --cert-key-pass go with --cert")
+        }
+        if line.session != nil && line.readOnlySession != nil {
+            throw UsageError(message: "give --session or --session-read-only, not both")
         }
         if line.raw != nil && line.items.contains(where: \.isData) {
             throw UsageError(message: "--raw is the whole body: give it or data items, not both")
