@@ -48,6 +48,7 @@ enum RequestCommand {
         session?.applyAuth(to: &line)
         var request = try RequestBuilder(line: line).build()
         try session?.applyHeaders(to: &request, line: line)
+        if line.compress > 0 { request = try await RequestFraming.compressed(request, always: line.compress > 1) }
         let toFile = line.output != nil && !line.download
         let descriptor = toFile ? try openOutput(line.output ?? "") : STDOUT_FILENO
         defer { if toFile { close(descriptor) } }
@@ -59,6 +60,7 @@ enum RequestCommand {
         )
         try writer.writeRequest(request)
         if line.offline { return ExitStatus.success }
+        if line.chunked { request = RequestFraming.chunked(request) }
 
         let client = try makeClient(line, original: request)
         let status: Int32
@@ -103,6 +105,10 @@ enum RequestCommand {
             return ExitStatus.of(error)
         }
         guard let head = response.response else { return ExitStatus.error }
+        if line.printsAllHops {
+            // httpie's --all: each redirect's response before the last one (their bodies are not kept).
+            for hop in response.redirects { try writer.writeHead(hop) }
+        }
         try writer.writeHead(head)
         if selection.shows("b"), let body = response.data, !body.isEmpty {
             let endsLine = try writer.writeBody(body, contentType: head.headers["Content-Type"])

@@ -68,6 +68,12 @@ struct RequestCommandLine {
     var session: String?
     /// `--session-read-only NAME|PATH`: a session used but not changed.
     var readOnlySession: String?
+    /// `-x/--compress` once: deflate the body when it gets smaller; twice (`-xx`): always.
+    var compress = 0
+    /// `--chunked`: send the body with chunked transfer coding.
+    var chunked = false
+    /// `--all`: print every hop of a followed redirect, not only the last response.
+    var printsAllHops = false
 
     enum HTTPVersionChoice {
         case automatic
@@ -115,6 +121,10 @@ enum RequestGrammar {
         "--ignore-netrc": { $0.ignoresNetrc = true },
         "--debug": { $0.debug = true },
         "--quiet": { $0.quiet = true },
+        "--compress": { $0.compress += 1 },
+        "-xx": { $0.compress += 2 },
+        "--chunked": { $0.chunked = true },
+        "--all": { $0.printsAllHops = true },
     ]
 
     private static let options: Set<String> = [
@@ -128,6 +138,7 @@ enum RequestGrammar {
         "-j": "--json", "-f": "--form", "-I": "--ignore-stdin", "-d": "--download", "-c": "--continue",
         "-F": "--follow", "-v": "--verbose", "-h": "--headers", "-b": "--body", "-p": "--print",
         "-o": "--output", "-H": "--header", "-k": "--insecure", "-a": "--auth", "-A": "--auth-type", "-q": "--quiet",
+        "-x": "--compress",
     ]
 
     static func parse(_ arguments: [String], registry: CommandRegistry) throws(UsageError) -> RequestCommandLine {

@@ -21,6 +21,7 @@ struct StreamedOutput {
     static func applies(to line: RequestCommandLine, selection: OutputSelection) -> Bool {
         line.output != nil && !line.download && !line.streamsEvents && line.retries == 0
             && !selection.shows("m") && !selection.formats && !line.showsMetrics
+            && !line.printsAllHops
     }
 
     /// Sends `request`, writes the head and streams the body; returns the exit status.
