@@ -70,8 +70,21 @@ struct DownloadRunner {
                 }
             task.resume()
         }
-        if let resumeData, response.response?.status.code == 416 {
-            return alreadyComplete(file, resumeData: resumeData, response: response.response)
+        if let resumeData, response.error?.kind == .transport(.resumeFailed) || response.response?.status.code == 416 {
+            // The transport reports a 416 as a resume failure without its head; a HEAD for the
+            // same version tells whether the file already holds every byte.
+            var probe = HTTPRequest(method: .head, url: resumeData.url)
+            probe.headers = request.headers
+            let head = await session.response(
+                for: probe,
+                serializer: DataResponseSerializer(validator: ResponseValidator(acceptableStatusCodes: nil))
+            )
+            if let head = head.response, head.status.code == 200,
+                head.headers["Content-Length"].flatMap(Int64.init) == Self.size(of: file),
+                resumeData.entityTag == nil || head.headers["ETag"] == resumeData.entityTag
+            {
+                return alreadyComplete(file, resumeData: resumeData, response: nil)
+            }
         }
         let saved = response.error == nil ? response.filePath ?? file : file
         let size = Self.size(of: saved)
