@@ -213,6 +213,7 @@ let package = Package(
                 "Courier", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierSessionCore", "CourierSessionEngine", "CourierReachability",
                 "CourierReachabilityNetlink", "CourierImageCache", "CourierImageDecoding", "CourierImageDownloader",
+                "CourierRequestCompression",
             ],
             path: "Modules/CLI"
         ),

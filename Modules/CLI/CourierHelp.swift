@@ -33,6 +33,9 @@ enum CourierHelp {
           -f, --form        data items as application/x-www-form-urlencoded (multipart with files)
           --multipart       data items as multipart/form-data
           --raw=TEXT        the body as given (instead of data items or stdin)
+          -x, --compress    deflate the body (Content-Encoding: deflate) when that makes it
+                            smaller; -xx always
+          --chunked         send the body with Transfer-Encoding: chunked
           -I, --ignore-stdin  never read stdin. Without it stdin is the body only when it is a pipe
                             or a regular file with data, the method allows a body (not GET, HEAD,
                             DELETE, OPTIONS, TRACE) and no data items are given; a terminal and
@@ -47,19 +50,30 @@ enum CourierHelp {
           -q, --quiet       print nothing on stdout (errors and warnings still go to stderr)
           --pretty=STYLE    all (colour and formatted JSON, the default on a terminal), colors,
                             format (JSON indented by 4), none (the default when redirected)
-          -o, --output=FILE write the output to FILE instead of stdout (the download with -d)
+          -o, --output=FILE write the output to FILE instead of stdout (the download with -d);
+                            the body goes to FILE as it arrives
+          --all             with --follow, print each redirect's response head before the last
           --offline         build the request and print it (default --print=HB), send nothing
           --metrics         the metrics on stderr, whatever --print says
           --check-status    exit 3, 4 or 5 for a 3xx, 4xx or 5xx response (and warn on stderr)
 
+        sessions:
+          --session=NAME|PATH  keep headers, cookies and -a credentials between invocations, in
+                            httpie's session file format: NAME is per host, under
+                            $XDG_CONFIG_HOME/courier/sessions/HOST_PORT/NAME.json (~/.config
+                            without it, mode 0600); a value with a / is a file path
+          --session-read-only=NAME|PATH  use a session without saving changes to it
+
         downloads:
-          -d, --download    save the body to --output FILE or the URL's file name, with a live
+          -d, --download    save the body to --output FILE, else the name Content-Disposition
+                            offers (a bare name only), else the URL's file name, with a live
                             progress line (bytes, rate, time left) on stderr; implies --check-status
           -c, --continue    resume a partial --output FILE. Courier keeps FILE.resumedata (the
                             URL and the file's ETag or Last-Modified) while FILE is partial and
                             resumes with Range and If-Range, so a file that changed on the server
                             restarts cleanly; httpie resumes without If-Range and splices two
-                            versions. A partial file without its record is downloaded again.
+                            versions. A partial file without its record is downloaded again;
+                            a 416 answer means FILE is already complete (as httpie takes it)
           --progress        draw the progress line even when stderr is not a terminal, for
                             uploads too (on a terminal, bodies over 1 MiB draw one anyway)
 

@@ -41,8 +41,12 @@ struct DownloadRunner {
         progress.setBaseline(resumeData?.offset ?? 0)
         let session = client.session.session
         let options = DownloadOptions(partialFilePath: file, persistsResumeRecord: true)
-        let destination: DownloadDestination.Choose = { _, _ in
-            DownloadDestination(path: file, replacesExistingFile: true)
+        let namesFromResponse = line.output == nil
+        let destination: DownloadDestination.Choose = { _, response in
+            guard namesFromResponse, let offered = response.headers["Content-Disposition"],
+                let name = ContentDisposition.fileName(from: offered), name != file
+            else { return DownloadDestination(path: file, replacesExistingFile: true) }
+            return DownloadDestination(path: Self.unusedName(name), replacesExistingFile: false)
         }
         let onProgress: @Sendable (TransferProgress) -> Void = { value in
             progress.update(completed: value.completed, total: value.total)
@@ -66,7 +70,24 @@ struct DownloadRunner {
                 }
             task.resume()
         }
-        let size = Self.size(of: file)
+        if let resumeData, response.error?.kind == .transport(.resumeFailed) || response.response?.status.code == 416 {
+            // The transport reports a 416 as a resume failure without its head; a HEAD for the
+            // same version tells whether the file already holds every byte.
+            var probe = HTTPRequest(method: .head, url: resumeData.url)
+            probe.headers = request.headers
+            let head = await session.response(
+                for: probe,
+                serializer: DataResponseSerializer(validator: ResponseValidator(acceptableStatusCodes: nil))
+            )
+            if let head = head.response, head.status.code == 200,
+                head.headers["Content-Length"].flatMap(Int64.init) == Self.size(of: file),
+                resumeData.entityTag == nil || head.headers["ETag"] == resumeData.entityTag
+            {
+                return alreadyComplete(file, resumeData: resumeData, response: nil)
+            }
+        }
+        let saved = response.error == nil ? response.filePath ?? file : file
+        let size = Self.size(of: saved)
         if response.error == nil {
             progress.finish(completed: size, total: size)
         } else {
@@ -99,11 +120,29 @@ struct DownloadRunner {
             if let refusedStatus { return ExitStatus.of(status: refusedStatus.code, follows: line.follows) }
             return ExitStatus.of(error)
         }
-        var note = "courier: saved \(size) bytes to \(file)"
+        var note = "courier: saved \(size) bytes to \(saved)"
         if response.response?.status.code == 206, let resumeData {
             note += " (resumed after \(resumeData.offset) bytes)"
         }
         StandardStreams.printError(note)
+        return ExitStatus.success
+    }
+
+    /// A `416` to `--continue`'s `Range`: the file already holds every byte, so the download is
+    /// done, as httpie takes it; when the server names its length (`Content-Range: bytes */N`,
+    /// RFC 9110 §15.5.17) and the file's differs, the file is not that resource and it is an error.
+    private func alreadyComplete(_ file: String, resumeData: ResumeData, response: HTTPResponse?) -> Int32 {
+        let size = Self.size(of: file)
+        let range = response?.headers["Content-Range"] ?? ""
+        if range.hasPrefix("bytes */"), let length = Int64(range.dropFirst("bytes */".count)), length != size {
+            StandardStreams.printError(
+                "courier: error: the server's file is \(length) bytes but \(file) has \(size); "
+                    + "remove it (or drop --continue) to download it again"
+            )
+            return ExitStatus.error
+        }
+        _ = unlink(DownloadOptions.resumeRecordPath(forPartialFile: file))
+        StandardStreams.printError("courier: \(file) is already complete (\(size) bytes); nothing to download")
         return ExitStatus.success
     }
 
@@ -138,7 +177,11 @@ struct DownloadRunner {
     /// none, and `-1`, `-2`… added while a file of that name exists.
     static func fileName(for url: URL) -> String {
         let last = url.path.split(separator: "/").last.map(String.init) ?? ""
-        let base = last.isEmpty ? "index" : last
+        return unusedName(last.isEmpty ? "index" : last)
+    }
+
+    /// `base`, or `base-1`, `base-2`… while a file of that name exists.
+    static func unusedName(_ base: String) -> String {
         var name = base
         var suffix = 0
         while access(name, F_OK) == 0 {

@@ -42,8 +42,13 @@ enum RequestCommand {
         return ExitStatus.error
     }
 
-    private static func send(_ line: RequestCommandLine) async throws -> Int32 {
-        let request = try RequestBuilder(line: line).build()
+    private static func send(_ commandLine: RequestCommandLine) async throws -> Int32 {
+        var line = commandLine
+        let session = try PersistentSession.open(line)
+        session?.applyAuth(to: &line)
+        var request = try RequestBuilder(line: line).build()
+        try session?.applyHeaders(to: &request, line: line)
+        if line.compress > 0 { request = try await RequestFraming.compressed(request, always: line.compress > 1) }
         let toFile = line.output != nil && !line.download
         let descriptor = toFile ? try openOutput(line.output ?? "") : STDOUT_FILENO
         defer { if toFile { close(descriptor) } }
@@ -55,23 +60,43 @@ enum RequestCommand {
         )
         try writer.writeRequest(request)
         if line.offline { return ExitStatus.success }
+        if line.chunked { request = RequestFraming.chunked(request) }
 
         let client = try makeClient(line, original: request)
-        if line.download {
-            let status = await DownloadRunner(line: line, request: request, client: client, writer: writer).run()
+        let status: Int32
+        do {
+            if let session, let store = client.transport.cookieStore { try await session.seed(store, line: line) }
+            status = try await perform(request, line: line, client: client, writer: writer)
+            try await session?.save(line: line, givenAuth: commandLine.auth, store: client.transport.cookieStore)
+        } catch {
             await client.shutdown()
-            return status
+            throw error
+        }
+        await client.shutdown()
+        return status
+    }
+
+    /// Sends `request` the way the command line asks and prints the exchange.
+    private static func perform(
+        _ request: HTTPRequest,
+        line: RequestCommandLine,
+        client: CourierClient,
+        writer: MessageWriter
+    ) async throws -> Int32 {
+        let selection = writer.selection
+        if line.download {
+            return await DownloadRunner(line: line, request: request, client: client, writer: writer).run()
         }
         if line.streamsEvents {
-            let status = await EventStreamPrinter(descriptor: descriptor, messages: ErrorMessages(line)).run(
+            return await EventStreamPrinter(descriptor: writer.descriptor, messages: ErrorMessages(line)).run(
                 request,
                 on: client
             )
-            await client.shutdown()
-            return status
+        }
+        if line.output != nil, StreamedOutput.applies(to: line, selection: selection) {
+            return try await StreamedOutput(line: line, writer: writer).run(request, on: client)
         }
         let response = await exchange(request, on: client, line: line)
-        await client.shutdown()
         if line.showsMetrics, let metrics = response.metrics.last {
             for text in MetricsSummary.lines(metrics) { StandardStreams.printError(text) }
         }
@@ -80,6 +105,10 @@ enum RequestCommand {
             return ExitStatus.of(error)
         }
         guard let head = response.response else { return ExitStatus.error }
+        if line.printsAllHops {
+            // httpie's --all: each redirect's response before the last one (their bodies are not kept).
+            for hop in response.redirects { try writer.writeHead(hop) }
+        }
         try writer.writeHead(head)
         if selection.shows("b"), let body = response.data, !body.isEmpty {
             let endsLine = try writer.writeBody(body, contentType: head.headers["Content-Type"])

@@ -64,6 +64,16 @@ struct RequestCommandLine {
     var quiet = false
     /// `--raw TEXT`: the body as given, instead of data items or stdin.
     var raw: String?
+    /// `--session NAME|PATH`: headers, cookies and auth kept between invocations, updated.
+    var session: String?
+    /// `--session-read-only NAME|PATH`: a session used but not changed.
+    var readOnlySession: String?
+    /// `-x/--compress` once: deflate the body when it gets smaller; twice (`-xx`): always.
+    var compress = 0
+    /// `--chunked`: send the body with chunked transfer coding.
+    var chunked = false
+    /// `--all`: print every hop of a followed redirect, not only the last response.
+    var printsAllHops = false
 
     enum HTTPVersionChoice {
         case automatic
@@ -111,19 +121,24 @@ enum RequestGrammar {
         "--ignore-netrc": { $0.ignoresNetrc = true },
         "--debug": { $0.debug = true },
         "--quiet": { $0.quiet = true },
+        "--compress": { $0.compress += 1 },
+        "-xx": { $0.compress += 2 },
+        "--chunked": { $0.chunked = true },
+        "--all": { $0.printsAllHops = true },
     ]
 
     private static let options: Set<String> = [
         "--print", "--output", "--timeout", "--connect-timeout", "--max-redirects", "--retries", "--proxy",
         "--cacert", "--pretty", "--header", "--pin-key", "--pin-cert", "--cert", "--key", "--pass",
         "--crlfile", "--ocsp", "--auth", "--auth-type",
-        "--verify", "--cert-key", "--cert-key-pass", "--raw",
+        "--verify", "--cert-key", "--cert-key-pass", "--raw", "--session", "--session-read-only",
     ]
 
     private static let aliases = [
         "-j": "--json", "-f": "--form", "-I": "--ignore-stdin", "-d": "--download", "-c": "--continue",
         "-F": "--follow", "-v": "--verbose", "-h": "--headers", "-b": "--body", "-p": "--print",
         "-o": "--output", "-H": "--header", "-k": "--insecure", "-a": "--auth", "-A": "--auth-type", "-q": "--quiet",
+        "-x": "--compress",
     ]
 
     static func parse(_ arguments: [String], registry: CommandRegistry) throws(UsageError) -> RequestCommandLine {
@@ -184,6 +199,8 @@ enum RequestGrammar {
         case "--cert-key", "--key": line.clientKey = value
         case "--cert-key-pass", "--pass": line.clientPassphrase = value
         case "--raw": line.raw = value
+        case "--session": line.session = value
+        case "--session-read-only": line.readOnlySession = value
         case "--verify":
             // httpie: yes/true (the default), no/false (-k), or a CA bundle (--cacert).
             switch value.lowercased() {
@@ -294,6 +311,9 @@ enum RequestGrammar {
         }
         if line.clientCertificate == nil && (line.clientKey != nil || line.clientPassphrase != nil) {
             throw UsageError(message: "--cert-key and --cert-key-pass go with --cert")
+        }
+        if line.session != nil && line.readOnlySession != nil {
+            throw UsageError(message: "give --session or --session-read-only, not both")
         }
         if line.raw != nil && line.items.contains(where: \.isData) {
             throw UsageError(message: "--raw is the whole body: give it or data items, not both")
