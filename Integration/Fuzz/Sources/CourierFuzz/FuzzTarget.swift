@@ -72,7 +72,7 @@ extension FuzzTarget {
             let end = (bytes[start...].firstIndex(of: 0x0A) ?? (bytes.count - 1)) + 1
             let outcome = bytes[start..<end].withUnsafeBytes { parser.consume($0) }
             if case .final(_, let version, let headers) = outcome {
-                _ = CurlTransferState.framingViolation(headers, version: version)
+                _ = ResponseHeadReader.framingViolation(headers, version: version)
                 _ = ResponseFraming.isPlainlyFramed(headers)
             }
             if case .malformed = outcome { return }
