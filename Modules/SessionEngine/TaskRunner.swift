@@ -235,14 +235,22 @@ struct TaskRunner: Sendable {
             bodyChannel: bodyChannel
         )
         let redirects = progress.result.redirects.count
-        let outcome = await reader.read(transfer, request: request) { response, location in
-            await resolve(
-                redirect: response,
-                to: location,
-                from: request,
-                followed: redirects,
-                visited: progress.visited
-            )
+        let visited = progress.visited
+        // The fast path: the events are drained on the transport's own thread (its executor), so
+        // the task hops there once and back once per transfer instead of once per event; app code
+        // met on the way (a redirect handler, a disposition) hops off the loop for its turn.
+        let outcome = await withTaskExecutorPreference(transport.executor) {
+            await reader.read(transfer, request: request) { response, location in
+                await offTheTransportThread {
+                    await resolve(
+                        redirect: response,
+                        to: location,
+                        from: request,
+                        followed: redirects,
+                        visited: visited
+                    )
+                }
+            }
         }
         task.detachTransfer()
         return outcome

@@ -64,9 +64,14 @@ struct TransferReader {
             case .response(let response):
                 outcome.response = response
                 task.record(response: response)
-                progress.head(response, request.url, task.taskIdentifier)
+                if let head = progress.head {
+                    // A download's head handler writes its resume record: file I/O, off the loop.
+                    await offTheTransportThread { head(response, request.url, task.taskIdentifier) }
+                }
                 report(SessionEvent(.responseReceived, task: task.taskIdentifier, request: request, response: response))
-                if let responseDisposition, await responseDisposition(task, response) == .cancel {
+                if let responseDisposition,
+                    await offTheTransportThread({ await responseDisposition(task, response) }) == .cancel
+                {
                     outcome.responseRejected = true
                     report(
                         SessionEvent(.responseRejected, task: task.taskIdentifier, request: request, response: response)
@@ -148,7 +153,14 @@ struct TaskProgressHandlers: Sendable {
     let download: @Sendable (TransferProgress) -> Void
     /// Called in the reading task with each final response head and its URL, before any of its
     /// progress, so that a download's resume record names the bytes before they are reported.
-    var head: @Sendable (HTTPResponse, URL, _ taskIdentifier: Int) -> Void = { _, _, _ in }
+    var head: (@Sendable (HTTPResponse, URL, _ taskIdentifier: Int) -> Void)?
 
     static let none = TaskProgressHandlers(upload: { _ in }, download: { _ in })
+}
+
+/// Runs app code (a handler, a disposition, a file write) on the global concurrent executor: the
+/// reader may drain a transfer's events on the transport's own thread, where only that draining
+/// belongs. On the global executor already, this costs no hop.
+func offTheTransportThread<Value>(_ work: () async -> Value) async -> Value {
+    await withTaskExecutorPreference(globalConcurrentExecutor, operation: work)
 }
