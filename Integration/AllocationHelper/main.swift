@@ -65,21 +65,31 @@ guard courier_allocation_count() > beforeHandle else {
     fail("the allocation counter does not see libcurl's allocations (malloc was not replaced)")
 }
 
-var configuration = CurlTransport.Configuration()
-configuration.proxy = .none
-let transport = CurlTransport(configuration: configuration)
-let onLoop = arguments[3] == "loop"
-let api =
-    arguments[3] == "session"
-    ? HTTPSessionManager(baseURL: nil, session: SessionManager(transport: transport, interceptor: RetryPolicy()))
-    : nil
-let measure: @Sendable () async -> Int? = {
-    guard await run(url, count: 100, on: transport, via: api) else { return nil }
-    let before = courier_allocation_count()
-    guard await run(url, count: requests, on: transport, via: api) else { return nil }
-    return courier_allocation_count() - before
+/// The whole measurement: warm-up, the counted GETs, the figure line; exits the process.
+func measureAndExit(_ url: URL, requests: Int, mode: String) async -> Never {
+    var configuration = CurlTransport.Configuration()
+    configuration.proxy = .none
+    let transport = CurlTransport(configuration: configuration)
+    let api =
+        mode == "session"
+        ? HTTPSessionManager(baseURL: nil, session: SessionManager(transport: transport, interceptor: RetryPolicy()))
+        : nil
+    let measure: @Sendable () async -> Int? = {
+        guard await run(url, count: 100, on: transport, via: api) else { return nil }
+        let before = courier_allocation_count()
+        guard await run(url, count: requests, on: transport, via: api) else { return nil }
+        return courier_allocation_count() - before
+    }
+    let counted =
+        mode == "loop" ? await withTaskExecutorPreference(transport.executor, operation: measure) : await measure()
+    await transport.shutdown()
+    guard let counted else { fail("a request failed") }
+    print("allocations_per_request=\(String(format: "%.1f", Double(counted) / Double(requests))) requests=\(requests)")
+    exit(0)
 }
-let counted = onLoop ? await withTaskExecutorPreference(transport.executor, operation: measure) : await measure()
-await transport.shutdown()
-guard let counted else { fail("a request failed") }
-print("allocations_per_request=\(String(format: "%.1f", Double(counted) / Double(requests))) requests=\(requests)")
+
+// No top-level `await`: an async main parks the main thread in dispatch_main's sigsuspend, which
+// valgrind 3.19 cannot run, and instruction counts under callgrind are this helper's other use.
+let mode = arguments[3]
+Task.detached { await measureAndExit(url, requests: requests, mode: mode) }
+while true { sleep(60) }
