@@ -8,9 +8,6 @@ public import FoundationEssentials
 /// defaults; settings given here win over them. How the response body is delivered (a stream or a
 /// file, and buffering) is the transfer's business: see `TransferOptions` in `CourierTransport`.
 ///
-/// Copying a request is cheap whatever it holds: the values live in one shared box, copied only
-/// when a request whose box is shared is changed, as the standard library's collections do.
-///
 /// ```swift
 /// var request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/items")!)
 /// try request.headers.set(name: "Content-Type", value: "application/json")
@@ -20,116 +17,35 @@ public import FoundationEssentials
 /// request.maximumResponseBodySize = 8 << 20
 /// ```
 public struct HTTPRequest: Sendable {
-    // The session layer hands a request through its adapters, the task runner's steps, events,
-    // redirects, retries and the response: one reference to retain per copy instead of one per
-    // field (the URL, the method's name, the header array, the body's payload, the credential).
-    private var storage: Storage
-
     /// The request method.
-    public var method: HTTPMethod {
-        get { storage.fields.method }
-        _modify {
-            makeStorageUnique()
-            yield &storage.fields.method
-        }
-    }
-
+    public var method: HTTPMethod
     /// The absolute URL, `http` or `https`.
-    public var url: URL {
-        get { storage.fields.url }
-        _modify {
-            makeStorageUnique()
-            yield &storage.fields.url
-        }
-    }
-
+    public var url: URL
     /// The header fields, in order.
-    public var headers: HTTPHeaders {
-        get { storage.fields.headers }
-        _modify {
-            makeStorageUnique()
-            yield &storage.fields.headers
-        }
-    }
-
+    public var headers: HTTPHeaders
     /// The body; ``HTTPBody/empty`` by default.
-    public var body: HTTPBody {
-        get { storage.fields.body }
-        _modify {
-            makeStorageUnique()
-            yield &storage.fields.body
-        }
-    }
-
+    public var body: HTTPBody
     /// The longest the whole transfer may take (connecting, sending and receiving); `nil` uses the
     /// transport's default. This is AFNetworking's `timeoutInterval`.
-    public var timeout: Duration? {
-        get { storage.fields.timeout }
-        _modify {
-            makeStorageUnique()
-            yield &storage.fields.timeout
-        }
-    }
-
+    public var timeout: Duration?
     /// The longest to wait for a connection (name lookup, TCP and TLS handshakes); `nil` uses the
     /// transport's default.
-    public var connectTimeout: Duration? {
-        get { storage.fields.connectTimeout }
-        _modify {
-            makeStorageUnique()
-            yield &storage.fields.connectTimeout
-        }
-    }
-
+    public var connectTimeout: Duration?
     /// The longest the transfer may move no bytes (a consumer's backpressure does not count); `nil`
     /// uses the transport's default.
-    public var idleTimeout: Duration? {
-        get { storage.fields.idleTimeout }
-        _modify {
-            makeStorageUnique()
-            yield &storage.fields.idleTimeout
-        }
-    }
-
+    public var idleTimeout: Duration?
     /// Whether the transport's cookie store is read and written for this request; `nil` uses the
     /// transport's default.
-    public var handlesCookies: Bool? {
-        get { storage.fields.handlesCookies }
-        _modify {
-            makeStorageUnique()
-            yield &storage.fields.handlesCookies
-        }
-    }
-
+    public var handlesCookies: Bool?
     /// The largest decoded response body accepted; a longer one fails the transfer. `nil` uses the
     /// transport's default.
-    public var maximumResponseBodySize: Int64? {
-        get { storage.fields.maximumResponseBodySize }
-        _modify {
-            makeStorageUnique()
-            yield &storage.fields.maximumResponseBodySize
-        }
-    }
-
+    public var maximumResponseBodySize: Int64?
     /// The credential the transport answers an authentication challenge with; see
     /// ``HTTPCredential`` for when it is sent.
-    public var credential: HTTPCredential? {
-        get { storage.fields.credential }
-        _modify {
-            makeStorageUnique()
-            yield &storage.fields.credential
-        }
-    }
-
+    public var credential: HTTPCredential?
     /// How a session's HTTP cache treats the request; ``HTTPCachePolicy/useProtocolPolicy`` by
     /// default. It does nothing in a session without a cache.
-    public var cachePolicy: HTTPCachePolicy {
-        get { storage.fields.cachePolicy }
-        _modify {
-            makeStorageUnique()
-            yield &storage.fields.cachePolicy
-        }
-    }
+    public var cachePolicy: HTTPCachePolicy = .useProtocolPolicy
 
     /// Creates a request.
     ///
@@ -142,15 +58,10 @@ public struct HTTPRequest: Sendable {
     ///   - headers: The header fields.
     ///   - body: The body.
     public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .empty) {
-        storage = Storage(Fields(method: method, url: url, headers: headers, body: body))
-    }
-
-    /// Gives this request a box of its own before a change, so that the change never shows in a
-    /// copy that shares the box.
-    private mutating func makeStorageUnique() {
-        if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(storage.fields)
-        }
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
     }
 }
 
