@@ -390,7 +390,8 @@ let package = Package(
         .executableTarget(
             name: "CourierAllocationHelper",
             dependencies: [
-                "CCourierAllocationCounter", "CCourierCurl", "CourierCurl", "CourierHTTP", "CourierTransport",
+                "CCourierAllocationCounter", "CCourierCurl", "CourierCurl", "CourierHTTP", "CourierSessionCore",
+                "CourierSessionEngine", "CourierTransport",
             ],
             path: "Integration/AllocationHelper"
         ),
