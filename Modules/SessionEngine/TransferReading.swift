@@ -160,7 +160,12 @@ struct TaskProgressHandlers: Sendable {
 
 /// Runs app code (a handler, a disposition, a file write) on the global concurrent executor: the
 /// reader may drain a transfer's events on the transport's own thread, where only that draining
-/// belongs. On the global executor already, this costs no hop.
+/// belongs. It costs one re-enqueue, paid only for the rare events that meet app code.
 func offTheTransportThread<Value>(_ work: () async -> Value) async -> Value {
-    await withTaskExecutorPreference(globalConcurrentExecutor, operation: work)
+    await withTaskExecutorPreference(globalConcurrentExecutor) {
+        // A preference takes effect at the next suspension, not on entry: without one, the
+        // synchronous start of `work` would still run on the transport's thread.
+        await Task.yield()
+        return await work()
+    }
 }
