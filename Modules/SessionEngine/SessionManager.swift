@@ -584,12 +584,14 @@ extension SessionError {
     }
 }
 
-/// Hands one value from a completion callback to one awaiting caller.
+/// Hands one value from a completion callback to one awaiting caller. The continuation is an
+/// unsafe one (fixed layout, no metadata lookup per copy of a generic value); it is taken out under
+/// the lock before it is resumed, so it is resumed exactly once.
 final class CompletionBox<Value: Sendable>: Sendable {
-    private let state = Lock<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
+    private let state = Lock<(value: Value?, waiter: UnsafeContinuation<Value, Never>?)>((nil, nil))
 
     func deliver(_ value: Value) {
-        let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
+        let waiter = state.withLock { state -> UnsafeContinuation<Value, Never>? in
             guard let waiter = state.waiter else {
                 state.value = value
                 return nil
@@ -602,7 +604,7 @@ final class CompletionBox<Value: Sendable>: Sendable {
 
     /// Parks until the value arrives; `start` runs once the caller is parked.
     func wait(then start: () -> Void) async -> Value {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Value, Never>) in
             let ready = state.withLock { state -> Value? in
                 if let value = state.value { return value }
                 state.waiter = continuation
