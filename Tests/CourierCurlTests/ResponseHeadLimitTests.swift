@@ -1,0 +1,51 @@
+import CourierHTTP
+import CourierTransport
+import Foundation
+import Testing
+
+@testable import CourierCurl
+
+/// The transport's default bound on a response head, 256 KiB, at its edge. It bounds the number of
+/// header fields too: there is no separate count, and 43,000 short fields fit only because they
+/// fit in the bytes.
+@Suite struct ResponseHeadLimitTests {
+    private let url = URL(string: "http://127.0.0.1/head")!
+    private let limit = CurlTransport.Configuration().maximumHeaderSize
+
+    /// A head of `17 + 43,000 × 6 + (5 + padding) + 2` bytes: the status line, short fields, one
+    /// padded field and the blank line.
+    private func head(padding: Int) -> [String] {
+        ["HTTP/1.1 200 OK\r\n"] + Array(repeating: "a: b\r\n", count: 43_000)
+            + ["x: " + String(repeating: "p", count: padding) + "\r\n", "\r\n"]
+    }
+
+    /// What the reader made of the last line it was given, or of the line that stopped it.
+    private func read(_ lines: [String]) -> (status: Int?, fields: Int, error: TransportError?) {
+        var reader = ResponseHeadReader(url: url, maximumHeaderSize: limit, credential: nil)
+        for line in lines {
+            switch Array(line.utf8).withUnsafeBytes({ reader.consume($0) }) {
+            case .needMore: continue
+            case .stop(let error): return (nil, 0, error)
+            case .final(let status, _, let headers): return (status, headers.count, nil)
+            }
+        }
+        return (nil, 0, nil)
+    }
+
+    @Test func aHeadOfExactlyTheDefaultLimitIsRead() {
+        #expect(limit == 256 << 10)
+        let lines = head(padding: 4_120)
+        #expect(lines.reduce(0) { $0 + $1.utf8.count } == limit)
+        let result = read(lines)
+        #expect(result.status == 200)
+        #expect(result.fields == 43_001)
+        #expect(result.error == nil)
+    }
+
+    @Test func oneByteMoreIsALimitExceeded() {
+        let result = read(head(padding: 4_121))
+        #expect(result.status == nil)
+        #expect(result.error?.category == .limitExceeded)
+        #expect(result.error?.message == "the response head is larger than 262144 bytes")
+    }
+}
