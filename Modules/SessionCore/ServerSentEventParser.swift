@@ -42,9 +42,38 @@ package struct ServerSentEventParser: Sendable {
         skipLineFeed = false
     }
 
-    /// Consumes `bytes` and returns the events they complete, in order.
+    /// What a chunk completed: its events in order, and the failure that stopped the parse, if one
+    /// did. The events completed before a failure are kept, so that a reader gets every event the
+    /// server finished before the one that broke a limit.
+    package struct Parsed: Sendable {
+        package var events: [ServerSentEvent] = []
+        package var failure: Failure?
+    }
+
+    /// Consumes `bytes` and returns the events they complete, in order, and a failure if a limit
+    /// was broken (the rest of the chunk is not read).
+    package mutating func parse(_ bytes: some Sequence<UInt8>) -> Parsed {
+        var parsed = Parsed()
+        do {
+            try feed(bytes) { parsed.events.append($0) }
+        } catch {
+            parsed.failure = error
+        }
+        return parsed
+    }
+
+    /// Consumes `bytes` and returns the events they complete, in order; throws at a broken limit,
+    /// dropping the events the chunk completed before it (``parse(_:)`` keeps them).
     package mutating func feed(_ bytes: some Sequence<UInt8>) throws(Failure) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
+        try feed(bytes) { events.append($0) }
+        return events
+    }
+
+    private mutating func feed(
+        _ bytes: some Sequence<UInt8>,
+        emit: (ServerSentEvent) -> Void
+    ) throws(Failure) {
         for byte in bytes {
             if skipLineFeed {
                 skipLineFeed = false
@@ -53,14 +82,13 @@ package struct ServerSentEventParser: Sendable {
             switch byte {
             case 0x0D, 0x0A:
                 skipLineFeed = byte == 0x0D
-                if let event = try processLine() { events.append(event) }
+                if let event = try processLine() { emit(event) }
                 line.removeAll(keepingCapacity: true)
             default:
                 guard line.count < maximumLineLength else { throw .lineTooLong(limit: maximumLineLength) }
                 line.append(byte)
             }
         }
-        return events
     }
 
     private mutating func processLine() throws(Failure) -> ServerSentEvent? {

@@ -66,6 +66,8 @@ public struct EventSource: AsyncSequence, Sendable {
         private var reconnections = 0
         private var connectedOnce = false
         private var finished = false
+        /// A broken limit, thrown once the events completed before it were read.
+        private var limitFailure: SessionError?
 
         init(source: EventSource) {
             self.source = source
@@ -83,6 +85,11 @@ public struct EventSource: AsyncSequence, Sendable {
         public mutating func next() async throws(SessionError) -> ServerSentEvent? {
             while true {
                 if !pending.isEmpty { return pending.removeFirst() }
+                if let limitFailure {
+                    self.limitFailure = nil
+                    finished = true
+                    throw limitFailure
+                }
                 if finished { return nil }
                 if var current = body {
                     let chunk: Data?
@@ -100,11 +107,12 @@ public struct EventSource: AsyncSequence, Sendable {
                         continue
                     }
                     body = current
-                    do {
-                        pending = try parser.feed(chunk)
-                    } catch {
+                    let parsed = parser.parse(chunk)
+                    pending = parsed.events
+                    if let failure = parsed.failure {
+                        // The events the server finished before the broken limit go out first.
                         body = nil
-                        throw Self.failure(error, url: source.request.url)
+                        limitFailure = Self.failure(failure, url: source.request.url)
                     }
                 } else {
                     try await connect()

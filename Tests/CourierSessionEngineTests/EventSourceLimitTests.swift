@@ -13,15 +13,17 @@ import Testing
 
     /// The events read before the stream ended, and the error that ended it, for a body of `first`
     /// and then `then`, each arriving as chunks of `first`'s size.
-    func read(_ first: String, then: String) async -> (events: [ServerSentEvent], failure: SessionError?) {
-        // The parser reports a failure for the whole chunk it was fed: the event at the limit gets
-        // a chunk of its own, as a server's separate writes would.
+    func read(
+        _ first: String,
+        then: String,
+        chunkSize: Int? = nil
+    ) async -> (events: [ServerSentEvent], failure: SessionError?) {
         transport.stub(
             url: url.absoluteString,
             reply: MockTransport.Reply(
                 headers: ["Content-Type": "text/event-stream"],
                 body: Data((first + then).utf8),
-                chunkSize: first.utf8.count
+                chunkSize: chunkSize ?? first.utf8.count
             )
         )
         let session = SessionManager(transport: transport)
@@ -60,6 +62,17 @@ import Testing
         #expect(events.map(\.data.utf8.count) == [(64 << 10) - 6])
         #expect(failure?.kind == .eventStream(.lineTooLong(limit: 64 << 10)))
         #expect(failure?.message == "an event-stream line passed 65536 bytes")
+        #expect(transport.startedRequests.count == 1)
+    }
+
+    /// The events a chunk completed before the line that broke the limit are read first, then the
+    /// error ends the stream: a server's last good events are not lost with the bad one.
+    @Test func eventsCompletedInTheSameChunkBeforeTheLimitAreDelivered() async {
+        let good = "data: one\n\ndata: two\n\n"
+        let overLimit = "data: " + String(repeating: "b", count: 64 << 10) + "\n\n"
+        let (events, failure) = await read(good, then: overLimit, chunkSize: 1 << 20)
+        #expect(events.map(\.data) == ["one", "two"])
+        #expect(failure?.kind == .eventStream(.lineTooLong(limit: 64 << 10)))
         #expect(transport.startedRequests.count == 1)
     }
 }
