@@ -111,8 +111,12 @@ final class CurlLoop: @unchecked Sendable {
     /// built with the first transfer; `nil` before that or when libcurl rejected an option.
     private var transferTemplate: UnsafeMutableRawPointer?
     private var transferTemplateBuilt = false
+    /// Handles of finished transfers, for the next ones (see ``EasyHandlePool``).
+    private var idleHandles = EasyHandlePool(capacity: CurlLoop.idleHandleCapacity)
     private var admission: OriginAdmission
     private var ownerReleased = false
+    /// Set at teardown: handles of transfers ended then are cleaned up, not pooled.
+    private var stoppingHandles = false
     /// Consumer wake-ups yielded during this iteration, resumed together before the loop polls.
     private var deferredResumptions = TransferEventSource.Resumptions()
 
@@ -385,6 +389,9 @@ final class CurlLoop: @unchecked Sendable {
         let setup = CurlTransferState.make(
             pending,
             loop: self,
+            pooled: idleHandles.take(
+                sharedCookies: CurlTransferState.usesSharedCookies(pending.request, configuration)
+            ),
             template: transferTemplate,
             share: share,
             resolveList: resolveList,
@@ -438,6 +445,7 @@ final class CurlLoop: @unchecked Sendable {
             timedUnpauses[transfer.id] = nil
             curl_multi_remove_handle(multi, easy)
             transfer.complete(code: code)
+            recycle(transfer)
             released(transfer)
         }
     }
@@ -448,7 +456,17 @@ final class CurlLoop: @unchecked Sendable {
         timedUnpauses[transfer.id] = nil
         curl_multi_remove_handle(multi, transfer.easy)
         transfer.finish(failure: failure)
+        recycle(transfer)
         released(transfer)
+    }
+
+    /// Idle handles kept for reuse: as many as a busy transport finishes between two passes.
+    static let idleHandleCapacity = 32
+
+    /// Gives a finished transfer's handle to the pool, unless the loop is stopping.
+    private func recycle(_ transfer: CurlTransferState) {
+        guard !stoppingHandles else { return }
+        transfer.recycleHandle(into: &idleHandles, resolveList: resolveList, connectToList: connectToList)
     }
 
     /// Called by a transfer (inside `curl_multi_perform`) whose connection the server declared broken
@@ -533,9 +551,11 @@ final class CurlLoop: @unchecked Sendable {
             pending.requestBodyPipe?.close()
             pending.events.yield(.failed(Self.shutDownError(pending.request.url)))
         }
+        stoppingHandles = true
         for transfer in active.values {
             finish(transfer, failure: Self.shutDownError(transfer.request.url))
         }
+        idleHandles.removeAll()
         if let cookieHandle { curl_easy_cleanup(cookieHandle) }
         cookieHandle = nil
         if let transferTemplate { curl_easy_cleanup(transferTemplate) }

@@ -64,6 +64,8 @@ final class CurlTransferState {
     var startDate: Date?
     var suspended = false
     var finished = false
+    /// Whether the handle went back to the loop's ``EasyHandlePool``; the deinit then leaves it alone.
+    private var handleRecycled = false
 
     private init(
         pending: PendingTransfer,
@@ -98,7 +100,7 @@ final class CurlTransferState {
     }
 
     deinit {
-        curl_easy_cleanup(easy)
+        if !handleRecycled { curl_easy_cleanup(easy) }
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
         download?.close()
@@ -136,18 +138,21 @@ final class CurlTransferState {
         }
     }
 
-    /// Builds the easy handle for `pending`, or the error that prevents it: a copy of `template`
-    /// when there is one (see ``makeTemplate(configuration:resolveList:connectToList:)``), else a
-    /// fresh handle that gets the transport's options itself.
+    /// Builds the transfer for `pending`, or the error that prevents it, on `pooled` (an idle handle
+    /// that already carries the transport's options, see ``EasyHandlePool``) when there is one, else
+    /// on a copy of `template` when there is one (see
+    /// ``makeTemplate(configuration:resolveList:connectToList:)``), else on a fresh handle that gets
+    /// the transport's options itself.
     static func make(
         _ pending: PendingTransfer,
         loop: CurlLoop,
+        pooled: UnsafeMutableRawPointer?,
         template: UnsafeMutableRawPointer?,
         share: UnsafeMutableRawPointer,
         resolveList: UnsafeMutablePointer<curl_slist>?,
         connectToList: UnsafeMutablePointer<curl_slist>?
     ) -> Result<CurlTransferState, TransportError> {
-        let copy = template.flatMap { curl_easy_duphandle($0) }
+        let copy = pooled ?? template.flatMap { curl_easy_duphandle($0) }
         guard let easy = copy ?? curl_easy_init() else {
             return .failure(
                 TransportError(category: .other, message: "curl_easy_init failed", url: pending.request.url)
@@ -224,7 +229,7 @@ final class CurlTransferState {
         if let credential = request.credential {
             try configureAuthentication(credential)
         }
-        if request.handlesCookies ?? (configuration.cookiePolicy == .enabled) {
+        if Self.usesSharedCookies(request, configuration) {
             try check(courier_curl_easy_setopt_share(easy, share), "CURLOPT_SHARE")
             try set(CURLOPT_COOKIEFILE, "")
         }
@@ -319,6 +324,37 @@ final class CurlTransferState {
         try configureRouting(options, configuration, resolveList: resolveList, connectToList: connectToList)
         try configureTLS(options, configuration)
         try configureProxyTLS(options, configuration)
+    }
+
+    /// Whether the transfer attaches the transport's shared cookie jar to its handle.
+    static func usesSharedCookies(_ request: HTTPRequest, _ configuration: CurlTransport.Configuration) -> Bool {
+        request.handlesCookies ?? (configuration.cookiePolicy == .enabled)
+    }
+
+    /// Hands the handle, out of the multi handle and no longer touched by this transfer, to `pool`:
+    /// reset (`curl_easy_reset`) and given the transport's options again, or cleaned up when libcurl
+    /// rejects one of them (the pool then stays without it).
+    func recycleHandle(
+        into pool: inout EasyHandlePool,
+        resolveList: UnsafeMutablePointer<curl_slist>?,
+        connectToList: UnsafeMutablePointer<curl_slist>?
+    ) {
+        guard !handleRecycled else { return }
+        handleRecycled = true
+        curl_easy_reset(easy)
+        do {
+            try Self.applyTransportOptions(
+                to: easy,
+                configuration: loop.configuration,
+                resolveList: resolveList,
+                connectToList: connectToList,
+                url: nil
+            )
+        } catch {
+            curl_easy_cleanup(easy)
+            return
+        }
+        pool.put(easy, sharedCookies: Self.usesSharedCookies(request, loop.configuration))
     }
 
     /// Whether the request carries a body: any non-empty body, and an empty one for methods whose
