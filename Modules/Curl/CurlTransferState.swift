@@ -70,6 +70,7 @@ final class CurlTransferState {
     private init(
         pending: PendingTransfer,
         easy: UnsafeMutableRawPointer,
+        errorBuffer: UnsafeMutablePointer<CChar>?,
         loop: CurlLoop,
         configuration: CurlTransport.Configuration
     ) {
@@ -81,8 +82,7 @@ final class CurlTransferState {
         options = pending.options
         requestBodyPipe = pending.requestBodyPipe
         self.loop = loop
-        errorBuffer = .allocate(capacity: Int(courier_curl_error_size))
-        errorBuffer.initialize(repeating: 0, count: Int(courier_curl_error_size))
+        self.errorBuffer = errorBuffer ?? Self.makeErrorBuffer()
         maximumHeaderSize = configuration.maximumHeaderSize
         head = ResponseHeadReader(
             url: pending.request.url,
@@ -100,9 +100,11 @@ final class CurlTransferState {
     }
 
     deinit {
-        if !handleRecycled { curl_easy_cleanup(easy) }
+        if !handleRecycled {
+            curl_easy_cleanup(easy)
+            errorBuffer.deallocate()
+        }
         curl_slist_free_all(headerList)
-        errorBuffer.deallocate()
         download?.close()
     }
 
@@ -146,19 +148,25 @@ final class CurlTransferState {
     static func make(
         _ pending: PendingTransfer,
         loop: CurlLoop,
-        pooled: UnsafeMutableRawPointer?,
+        pooled: EasyHandlePool.Handle?,
         template: UnsafeMutableRawPointer?,
         share: UnsafeMutableRawPointer,
         resolveList: UnsafeMutablePointer<curl_slist>?,
         connectToList: UnsafeMutablePointer<curl_slist>?
     ) -> Result<CurlTransferState, TransportError> {
-        let copy = pooled ?? template.flatMap { curl_easy_duphandle($0) }
+        let copy = pooled?.easy ?? template.flatMap { curl_easy_duphandle($0) }
         guard let easy = copy ?? curl_easy_init() else {
             return .failure(
                 TransportError(category: .other, message: "curl_easy_init failed", url: pending.request.url)
             )
         }
-        let transfer = CurlTransferState(pending: pending, easy: easy, loop: loop, configuration: loop.configuration)
+        let transfer = CurlTransferState(
+            pending: pending,
+            easy: easy,
+            errorBuffer: pooled?.errorBuffer,
+            loop: loop,
+            configuration: loop.configuration
+        )
         do {
             try transfer.configure(
                 share: share,
@@ -326,6 +334,13 @@ final class CurlTransferState {
         try configureProxyTLS(options, configuration)
     }
 
+    /// A zeroed buffer of libcurl's error size, for `CURLOPT_ERRORBUFFER`.
+    private static func makeErrorBuffer() -> UnsafeMutablePointer<CChar> {
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(courier_curl_error_size))
+        buffer.initialize(repeating: 0, count: Int(courier_curl_error_size))
+        return buffer
+    }
+
     /// Whether the transfer attaches the transport's shared cookie jar to its handle.
     static func usesSharedCookies(_ request: HTTPRequest, _ configuration: CurlTransport.Configuration) -> Bool {
         request.handlesCookies ?? (configuration.cookiePolicy == .enabled)
@@ -342,6 +357,9 @@ final class CurlTransferState {
         guard !handleRecycled else { return }
         handleRecycled = true
         curl_easy_reset(easy)
+        // The next transfer reads the buffer after a failure libcurl may not describe.
+        errorBuffer[0] = 0
+        let handle = EasyHandlePool.Handle(easy: easy, errorBuffer: errorBuffer)
         do {
             try Self.applyTransportOptions(
                 to: easy,
@@ -351,10 +369,10 @@ final class CurlTransferState {
                 url: nil
             )
         } catch {
-            curl_easy_cleanup(easy)
+            handle.release()
             return
         }
-        pool.put(easy, sharedCookies: Self.usesSharedCookies(request, loop.configuration))
+        pool.put(handle, sharedCookies: Self.usesSharedCookies(request, loop.configuration))
     }
 
     /// Whether the request carries a body: any non-empty body, and an empty one for methods whose

@@ -13,36 +13,48 @@ internal import CCourierCurlShim
 ///
 /// Loop thread only, like the handles.
 struct EasyHandlePool {
+    /// An idle handle with the error buffer (`CURLOPT_ERRORBUFFER`) that goes with it, emptied.
+    struct Handle {
+        let easy: UnsafeMutableRawPointer
+        let errorBuffer: UnsafeMutablePointer<CChar>
+
+        /// Cleans up the handle and frees its error buffer.
+        func release() {
+            curl_easy_cleanup(easy)
+            errorBuffer.deallocate()
+        }
+    }
+
     /// Idle handles kept per kind; more are cleaned up. Each keeps its receive buffer, whose untouched
     /// pages cost address space only.
     let capacity: Int
-    private var withSharedCookies: [UnsafeMutableRawPointer] = []
-    private var withoutCookies: [UnsafeMutableRawPointer] = []
+    private var withSharedCookies: [Handle] = []
+    private var withoutCookies: [Handle] = []
 
     init(capacity: Int) {
         self.capacity = capacity
     }
 
     /// An idle handle for a transfer that does (or does not) use the shared cookie jar.
-    mutating func take(sharedCookies: Bool) -> UnsafeMutableRawPointer? {
+    mutating func take(sharedCookies: Bool) -> Handle? {
         sharedCookies ? withSharedCookies.popLast() : withoutCookies.popLast()
     }
 
-    /// Keeps `easy` (already reset and configured) for the next transfer, or cleans it up when the
+    /// Keeps `handle` (already reset and configured) for the next transfer, or releases it when the
     /// pool is full.
-    mutating func put(_ easy: UnsafeMutableRawPointer, sharedCookies: Bool) {
+    mutating func put(_ handle: Handle, sharedCookies: Bool) {
         if sharedCookies {
-            guard withSharedCookies.count < capacity else { return curl_easy_cleanup(easy) }
-            withSharedCookies.append(easy)
+            guard withSharedCookies.count < capacity else { return handle.release() }
+            withSharedCookies.append(handle)
         } else {
-            guard withoutCookies.count < capacity else { return curl_easy_cleanup(easy) }
-            withoutCookies.append(easy)
+            guard withoutCookies.count < capacity else { return handle.release() }
+            withoutCookies.append(handle)
         }
     }
 
     /// Cleans up every idle handle (the loop's teardown, before the multi and share handles go).
     mutating func removeAll() {
-        for easy in withSharedCookies + withoutCookies { curl_easy_cleanup(easy) }
+        for handle in withSharedCookies + withoutCookies { handle.release() }
         withSharedCookies.removeAll()
         withoutCookies.removeAll()
     }

@@ -4,8 +4,8 @@ import Testing
 @testable import CourierCurl
 
 @Suite struct EasyHandlePoolTests {
-    private func handle() throws -> UnsafeMutableRawPointer {
-        try #require(curl_easy_init())
+    private func handle() throws -> EasyHandlePool.Handle {
+        EasyHandlePool.Handle(easy: try #require(curl_easy_init()), errorBuffer: .allocate(capacity: 256))
     }
 
     @Test func aHandleGoesOnlyToATransferOfItsCookieKind() throws {
@@ -14,26 +14,26 @@ import Testing
         let withoutJar = try handle()
         pool.put(withJar, sharedCookies: true)
         pool.put(withoutJar, sharedCookies: false)
-        #expect(pool.take(sharedCookies: false) == withoutJar)
+        #expect(pool.take(sharedCookies: false)?.easy == withoutJar.easy)
         #expect(pool.take(sharedCookies: false) == nil)
-        #expect(pool.take(sharedCookies: true) == withJar)
+        #expect(pool.take(sharedCookies: true)?.easy == withJar.easy)
         #expect(pool.take(sharedCookies: true) == nil)
-        curl_easy_cleanup(withJar)
-        curl_easy_cleanup(withoutJar)
+        withJar.release()
+        withoutJar.release()
     }
 
     @Test func keepsNoMoreThanItsCapacityOfEachKind() throws {
         var pool = EasyHandlePool(capacity: 2)
         let kept = [try handle(), try handle()]
-        for easy in kept { pool.put(easy, sharedCookies: false) }
-        pool.put(try handle(), sharedCookies: false)  // cleaned up at once: the pool is full
+        for handle in kept { pool.put(handle, sharedCookies: false) }
+        pool.put(try handle(), sharedCookies: false)  // released at once: the pool is full
         pool.put(try handle(), sharedCookies: true)
-        var taken: [UnsafeMutableRawPointer] = []
-        while let easy = pool.take(sharedCookies: false) { taken.append(easy) }
-        #expect(Set(taken) == Set(kept))
+        var taken: [EasyHandlePool.Handle] = []
+        while let handle = pool.take(sharedCookies: false) { taken.append(handle) }
+        #expect(Set(taken.map(\.easy)) == Set(kept.map(\.easy)))
         let withJar = pool.take(sharedCookies: true)
         #expect(withJar != nil)
         #expect(pool.take(sharedCookies: true) == nil)
-        for easy in taken + [withJar].compactMap({ $0 }) { curl_easy_cleanup(easy) }
+        for handle in taken + [withJar].compactMap({ $0 }) { handle.release() }
     }
 }
