@@ -113,6 +113,9 @@ final class CurlLoop: @unchecked Sendable {
     private var transferTemplateBuilt = false
     /// Handles of finished transfers, for the next ones (see ``EasyHandlePool``).
     private var idleHandles = EasyHandlePool(capacity: CurlLoop.idleHandleCapacity)
+    /// Transfers that ended in this iteration, whose handles go to the pool once their consumers
+    /// have been resumed: the reset is not on the way to the consumer's wake-up.
+    private var endedTransfers: [CurlTransferState] = []
     private var admission: OriginAdmission
     private var ownerReleased = false
     /// Set at teardown: handles of transfers ended then are cleaned up, not pooled.
@@ -302,6 +305,7 @@ final class CurlLoop: @unchecked Sendable {
             // One wake-up per parked consumer per iteration, with all its events of the iteration
             // already queued (a small GET is four events), and always before the loop blocks.
             deferredResumptions.resumeAll()
+            if !endedTransfers.isEmpty { recycleEndedTransfers() }
             if ownerReleased && active.isEmpty && !admission.hasWaiting { break }
             let inboxEmpty = inbox.withLock { inbox in
                 inbox.polling = inbox.commands.isEmpty && inbox.jobs.isEmpty
@@ -463,10 +467,17 @@ final class CurlLoop: @unchecked Sendable {
     /// Idle handles kept for reuse: as many as a busy transport finishes between two passes.
     static let idleHandleCapacity = 32
 
-    /// Gives a finished transfer's handle to the pool, unless the loop is stopping.
+    /// Queues a finished transfer's handle for the pool, unless the loop is stopping.
     private func recycle(_ transfer: CurlTransferState) {
         guard !stoppingHandles else { return }
-        transfer.recycleHandle(into: &idleHandles, resolveList: resolveList, connectToList: connectToList)
+        endedTransfers.append(transfer)
+    }
+
+    private func recycleEndedTransfers() {
+        for transfer in endedTransfers {
+            transfer.recycleHandle(into: &idleHandles, resolveList: resolveList, connectToList: connectToList)
+        }
+        endedTransfers.removeAll(keepingCapacity: true)
     }
 
     /// Called by a transfer (inside `curl_multi_perform`) whose connection the server declared broken
@@ -555,6 +566,7 @@ final class CurlLoop: @unchecked Sendable {
         for transfer in active.values {
             finish(transfer, failure: Self.shutDownError(transfer.request.url))
         }
+        endedTransfers.removeAll()
         idleHandles.removeAll()
         if let cookieHandle { curl_easy_cleanup(cookieHandle) }
         cookieHandle = nil

@@ -599,7 +599,10 @@ struct EasyOptions {
     }
 
     func set(_ option: CURLoption, _ value: String) throws(TransportError) {
-        try check(courier_curl_easy_setopt_string(easy, option, value), "option \(option.rawValue)")
+        // `withCString`: the implicit conversion copies the String into a fresh array first, which
+        // showed once pooled handles got these options per transfer (see the transfer's `set`).
+        let code = value.withCString { courier_curl_easy_setopt_string(easy, option, $0) }
+        try check(code, "option \(option.rawValue)")
     }
 
     /// Sets a blob option; libcurl keeps its own copy, so the bytes need not outlive the call.
