@@ -101,6 +101,8 @@ final class CurlLoop: @unchecked Sendable {
     private let connectToList: UnsafeMutablePointer<curl_slist>?
 
     // Loop-thread state.
+    /// Recent header field Strings, shared by the heads of this loop's transfers.
+    let headerStrings = HeaderStringCache()
     private var active: [Int: CurlTransferState] = [:]
     private var timedUnpauses: [Int: ContinuousClock.Instant] = [:]
     /// Connections a transfer found broken during `curl_multi_perform` (an HTTP/2 GOAWAY with an

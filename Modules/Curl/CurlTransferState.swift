@@ -87,7 +87,8 @@ final class CurlTransferState {
         head = ResponseHeadReader(
             url: pending.request.url,
             maximumHeaderSize: configuration.maximumHeaderSize,
-            credential: pending.request.credential
+            credential: pending.request.credential,
+            strings: loop.headerStrings
         )
         body = ResponseBodyDelivery(
             sink: events,

@@ -19,6 +19,8 @@ struct ResponseHeadParser {
         case malformed(String)
     }
 
+    /// Where field Strings come from: a transport's recent ones, or `nil` to make each anew.
+    private let strings: HeaderStringCache?
     private var status: Int?
     private var version: HTTPResponse.Version = .http1_1
     private var headers = HTTPHeaders()
@@ -29,6 +31,11 @@ struct ResponseHeadParser {
     private var pendingIsChecked = false
     /// Header bytes seen so far, every head included.
     private(set) var byteCount = 0
+
+    /// A parser whose field names and values come from `strings` when given (see ``HeaderStringCache``).
+    init(strings: HeaderStringCache? = nil) {
+        self.strings = strings
+    }
 
     /// Consumes one line, CRLF included, as libcurl delivered it.
     ///
@@ -63,7 +70,7 @@ struct ResponseHeadParser {
         if Self.isSpace(line[0]) {
             // An obsolete folded continuation (RFC 9112 §5.2): joined to the previous value by a space.
             guard pendingName != nil else { return .malformed("a folded header line without a header") }
-            pendingValue += " " + Self.trimmedString(line, from: 0)
+            pendingValue += " " + trimmedString(line, from: 0)
             if pendingIsChecked { pendingIsChecked = Self.isFieldValue(line, from: 0) }
             return .pending
         }
@@ -73,8 +80,8 @@ struct ResponseHeadParser {
             return .malformed("header line without a colon \(text.prefix(80).debugDescription)")
         }
         let name = UnsafeRawBufferPointer(rebasing: line[0..<colon])
-        pendingName = String(decoding: name, as: UTF8.self)
-        pendingValue = Self.trimmedString(line, from: colon + 1)
+        pendingName = text(name)
+        pendingValue = trimmedString(line, from: colon + 1)
         pendingIsChecked =
             !name.isEmpty && name.allSatisfy(HTTPToken.isTokenByte) && Self.isFieldValue(line, from: colon + 1)
         return .pending
@@ -98,12 +105,16 @@ struct ResponseHeadParser {
     }
 
     /// `line[start...]` without leading and trailing spaces and tabs, as a String.
-    private static func trimmedString(_ line: UnsafeRawBufferPointer, from start: Int) -> String {
+    private func trimmedString(_ line: UnsafeRawBufferPointer, from start: Int) -> String {
         var first = start
         var last = line.count
-        while first < last && isSpace(line[first]) { first += 1 }
-        while last > first && isSpace(line[last - 1]) { last -= 1 }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: line[first..<last]), as: UTF8.self)
+        while first < last && Self.isSpace(line[first]) { first += 1 }
+        while last > first && Self.isSpace(line[last - 1]) { last -= 1 }
+        return text(UnsafeRawBufferPointer(rebasing: line[first..<last]))
+    }
+
+    private func text(_ bytes: UnsafeRawBufferPointer) -> String {
+        strings?.string(bytes) ?? String(decoding: bytes, as: UTF8.self)
     }
 
     private mutating func flushPendingField() -> Outcome? {

@@ -27,12 +27,14 @@ struct ResponseHeadReader {
     /// The credential libcurl answers a challenge with: one that is not sent at once (Digest, or a
     /// choice of schemes); `nil` when libcurl answers none.
     let answeringCredential: HTTPCredential?
-    private var parser = ResponseHeadParser()
+    private var parser: ResponseHeadParser
     private(set) var interimResponses = 0
     /// The `401` challenge head libcurl answered; reported as the response only if no other follows.
     private(set) var answeredChallenge: HTTPResponse?
 
-    init(url: URL, maximumHeaderSize: Int, credential: HTTPCredential?) {
+    /// A reader for a transfer to `url`; `strings`, when given, lends its field Strings to the parser.
+    init(url: URL, maximumHeaderSize: Int, credential: HTTPCredential?, strings: HeaderStringCache? = nil) {
+        parser = ResponseHeadParser(strings: strings)
         self.url = url
         self.maximumHeaderSize = maximumHeaderSize
         answeringCredential = credential.flatMap { $0.schemes.contains(.digest) ? $0 : nil }
