@@ -348,14 +348,15 @@ final class CurlTransferState {
     }
 
     /// Hands the handle, out of the multi handle and no longer touched by this transfer, to `pool`:
-    /// reset (`curl_easy_reset`) and given the transport's options again, or cleaned up when libcurl
-    /// rejects one of them (the pool then stays without it).
+    /// reset (`curl_easy_reset`) and given the transport's options again. The deinit cleans it up
+    /// instead when libcurl rejects one of those options, or when the handle may hold a TLS session
+    /// (see ``mayHoldTLSSession``).
     func recycleHandle(
         into pool: inout EasyHandlePool,
         resolveList: UnsafeMutablePointer<curl_slist>?,
         connectToList: UnsafeMutablePointer<curl_slist>?
     ) {
-        guard !handleRecycled else { return }
+        guard !handleRecycled, !mayHoldTLSSession else { return }
         handleRecycled = true
         curl_easy_reset(easy)
         // The next transfer reads the buffer after a failure libcurl may not describe.
@@ -374,6 +375,18 @@ final class CurlTransferState {
             return
         }
         pool.put(handle, sharedCookies: Self.usesSharedCookies(request, loop.configuration))
+    }
+
+    /// Whether the handle may have cached a TLS session, which `curl_easy_reset` keeps: the transfer
+    /// opened a connection that may have been TLS (an `https` URL, or any proxy but none). A copy of
+    /// the template starts with an empty cache, so a pooled handle must too: a later transfer on it
+    /// would otherwise resume a session that a fresh handle could not, and session reuse would
+    /// differ from a handle per transfer.
+    private var mayHoldTLSSession: Bool {
+        var connects = 0
+        guard courier_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK else { return true }
+        guard connects > 0 else { return false }
+        return request.url.scheme?.lowercased() != "http" || loop.configuration.proxy != .none
     }
 
     /// Whether the request carries a body: any non-empty body, and an empty one for methods whose

@@ -20,6 +20,7 @@ import Testing
         let second = text(value, from: cache)
         #expect(first == "application/octet-stream")
         #expect(second == first)
+        #expect(storage(first) != nil)
         #expect(storage(second) == storage(first))
     }
 
