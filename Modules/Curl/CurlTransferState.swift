@@ -358,6 +358,12 @@ final class CurlTransferState {
     ) {
         guard !handleRecycled, !mayHoldTLSSession else { return }
         handleRecycled = true
+        if Self.usesSharedCookies(request, loop.configuration) {
+            // libcurl 7.88's reset zeroes the list of cookie files (`CURLOPT_COOKIEFILE`) without
+            // freeing it: clearing the option first frees it. It also detaches the jar, which the
+            // next transfer's `CURLOPT_SHARE` attaches again.
+            _ = courier_curl_easy_setopt_pointer(easy, CURLOPT_COOKIEFILE, nil)
+        }
         curl_easy_reset(easy)
         // The next transfer reads the buffer after a failure libcurl may not describe.
         errorBuffer[0] = 0
