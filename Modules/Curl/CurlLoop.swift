@@ -477,7 +477,12 @@ final class CurlLoop: @unchecked Sendable {
 
     private func recycleEndedTransfers() {
         for transfer in endedTransfers {
-            transfer.recycleHandle(into: &idleHandles, resolveList: resolveList, connectToList: connectToList)
+            transfer.recycleHandle(
+                into: &idleHandles,
+                configuration: configuration,
+                resolveList: resolveList,
+                connectToList: connectToList
+            )
         }
         endedTransfers.removeAll(keepingCapacity: true)
     }

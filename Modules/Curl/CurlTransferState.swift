@@ -348,17 +348,19 @@ final class CurlTransferState {
     }
 
     /// Hands the handle, out of the multi handle and no longer touched by this transfer, to `pool`:
-    /// reset (`curl_easy_reset`) and given the transport's options again. The deinit cleans it up
-    /// instead when libcurl rejects one of those options, or when the handle may hold a TLS session
-    /// (see ``mayHoldTLSSession``).
+    /// reset (`curl_easy_reset`) and given the transport's options (`configuration`, the loop's)
+    /// again. The deinit cleans it up instead when libcurl rejects one of those options, or when the
+    /// handle may hold a TLS session (see ``mayHoldTLSSession(_:)``).
     func recycleHandle(
         into pool: inout EasyHandlePool,
+        configuration: CurlTransport.Configuration,
         resolveList: UnsafeMutablePointer<curl_slist>?,
         connectToList: UnsafeMutablePointer<curl_slist>?
     ) {
-        guard !handleRecycled, !mayHoldTLSSession else { return }
+        guard !handleRecycled, !mayHoldTLSSession(configuration) else { return }
         handleRecycled = true
-        if Self.usesSharedCookies(request, loop.configuration) {
+        let sharedCookies = Self.usesSharedCookies(request, configuration)
+        if sharedCookies {
             // libcurl 7.88's reset zeroes the list of cookie files (`CURLOPT_COOKIEFILE`) without
             // freeing it: clearing the option first frees it. It also detaches the jar, which the
             // next transfer's `CURLOPT_SHARE` attaches again.
@@ -371,7 +373,7 @@ final class CurlTransferState {
         do {
             try Self.applyTransportOptions(
                 to: easy,
-                configuration: loop.configuration,
+                configuration: configuration,
                 resolveList: resolveList,
                 connectToList: connectToList,
                 url: nil
@@ -380,7 +382,7 @@ final class CurlTransferState {
             handle.release()
             return
         }
-        pool.put(handle, sharedCookies: Self.usesSharedCookies(request, loop.configuration))
+        pool.put(handle, sharedCookies: sharedCookies)
     }
 
     /// Whether the handle may have cached a TLS session, which `curl_easy_reset` keeps: the transfer
@@ -388,11 +390,11 @@ final class CurlTransferState {
     /// the template starts with an empty cache, so a pooled handle must too: a later transfer on it
     /// would otherwise resume a session that a fresh handle could not, and session reuse would
     /// differ from a handle per transfer.
-    private var mayHoldTLSSession: Bool {
+    private func mayHoldTLSSession(_ configuration: CurlTransport.Configuration) -> Bool {
         var connects = 0
         guard courier_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK else { return true }
         guard connects > 0 else { return false }
-        return request.url.scheme?.lowercased() != "http" || loop.configuration.proxy != .none
+        return request.url.scheme?.lowercased() != "http" || configuration.proxy != .none
     }
 
     /// Whether the request carries a body: any non-empty body, and an empty one for methods whose

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
+
 /// The Strings of header names and values recently seen on a transport, so that a response head
 /// whose fields repeat those of earlier ones (`Content-Type`, `Server`, `Cache-Control`, and within a
 /// second even `Date`) shares their storage instead of allocating a String per field.
@@ -15,30 +21,64 @@ final class HeaderStringCache {
     /// The longest text kept; longer ones are made each time.
     static let maximumLength = 256
 
-    private var hashes = [UInt64](repeating: 0, count: HeaderStringCache.slotCount)
-    private var strings = [String?](repeating: nil, count: HeaderStringCache.slotCount)
+    private struct Entry {
+        var hash: UInt64 = 0
+        var string: String?
+    }
+
+    /// Raw storage, not an Array: a lookup then pays for no bounds or exclusivity checks, which
+    /// cost as much as the allocation it saves.
+    private let entries: UnsafeMutablePointer<Entry>
+
+    init() {
+        entries = .allocate(capacity: Self.slotCount)
+        entries.initialize(repeating: Entry(), count: Self.slotCount)
+    }
+
+    deinit {
+        entries.deinitialize(count: Self.slotCount)
+        entries.deallocate()
+    }
 
     /// The text of `bytes`: a String seen before when there is one, else a new one (then kept).
     func string(_ bytes: UnsafeRawBufferPointer) -> String {
         guard bytes.count > 15, bytes.count <= Self.maximumLength else {
             return String(decoding: bytes, as: UTF8.self)
         }
-        // FNV-1a (64-bit): one multiply per byte, enough to spread header texts over the slots.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)
-        if hashes[slot] == hash, let cached = strings[slot], Self.has(cached, bytes) {
+        let hash = Self.hash(bytes)
+        let entry = entries + Int(truncatingIfNeeded: hash >> 58)  // the top 6 bits: 64 slots
+        if entry.pointee.hash == hash, let cached = entry.pointee.string, Self.has(cached, bytes) {
             return cached
         }
         let made = String(decoding: bytes, as: UTF8.self)
-        hashes[slot] = hash
-        strings[slot] = made
+        entry.pointee = Entry(hash: hash, string: made)
         return made
     }
 
+    /// Picks the slot only (`has` decides a match): the length and the first, middle and last eight
+    /// bytes, which tell apart the values that differ in a few characters (dates, counters).
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        let first = bytes.loadUnaligned(as: UInt64.self)
+        let middle = bytes.loadUnaligned(fromByteOffset: bytes.count / 2 - 4, as: UInt64.self)
+        let last = bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+        var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+        hash = mix(hash, first)
+        hash = mix(hash, middle)
+        hash = mix(hash, last)
+        return hash | 1  // never 0, the empty slot's
+    }
+
+    private static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+        let mixed = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+        return mixed ^ (mixed >> 29)
+    }
+
     private static func has(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        string.utf8.withContiguousStorageIfAvailable { stored in
-            stored.count == bytes.count && stored.elementsEqual(bytes)
-        } ?? false
+        var string = string
+        return string.withUTF8 { stored in
+            guard stored.count == bytes.count, let storedBase = stored.baseAddress, let base = bytes.baseAddress
+            else { return false }
+            return memcmp(storedBase, base, bytes.count) == 0
+        }
     }
 }
