@@ -325,9 +325,7 @@ struct TaskRunner: Sendable {
     /// asks retriers; `nil` when it accepts it.
     func judgement(of response: HTTPResponse, body: Data?, for request: HTTPRequest) -> AttemptFailure? {
         guard let refusal = judge.evaluate(response, body, request) else { return nil }
-        let error = SessionError.serialization(refusal, request: request, response: response, data: body)
-        let validation = refusal.contains(.unacceptableStatusCode) || refusal.contains(.unacceptableContentType)
-        return validation ? .validation(error) : .serialization(error)
+        return .classifying(.serialization(refusal, request: request, response: response, data: body))
     }
 
     /// Steps 6 and 7: ask the retriers about a failure, then wait out the delay they ask for.

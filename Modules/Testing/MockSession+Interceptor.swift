@@ -60,13 +60,3 @@ extension MockSession {
         }
     }
 }
-
-extension AttemptFailure {
-    /// How a session would classify `error` for its retriers: the transport's failure, or the
-    /// serializer's refusal (validation) or failure (decoding).
-    static func classifying(_ error: SessionError) -> AttemptFailure {
-        guard error.kind == .serialization, let refusal = error.serialization else { return .transport(error) }
-        let validation = refusal.contains(.unacceptableStatusCode) || refusal.contains(.unacceptableContentType)
-        return validation ? .validation(error) : .serialization(error)
-    }
-}
