@@ -123,7 +123,7 @@ struct ErrorMessages {
             return "the server's certificate is not trusted: \(Self.certificateReason(message)) "
                 + "(--verify=CA_FILE trusts a CA, --verify=no skips the check)"
         case .tlsFailed:
-            return "the TLS handshake with \(host) failed: \(Self.tlsReason(message)) "
+            return "the TLS handshake with \(host) failed: \(Self.firstSentence(message)) "
                 + "(check --cert, --cert-key and --verify)"
         case .protocolViolation:
             return "\(host) sent a response that breaks HTTP; try --http1.1"
@@ -185,10 +185,6 @@ struct ErrorMessages {
             }
         }
         return firstSentence(message)
-    }
-
-    private static func tlsReason(_ message: String) -> String {
-        firstSentence(message)
     }
 
     /// The message up to its first sentence end, with libcurl's trailing details dropped.

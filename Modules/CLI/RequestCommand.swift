@@ -93,7 +93,7 @@ enum RequestCommand {
                 on: client
             )
         }
-        if line.output != nil, StreamedOutput.applies(to: line, selection: selection) {
+        if StreamedOutput.applies(to: line, selection: selection) {
             return try await StreamedOutput(line: line, writer: writer).run(request, on: client)
         }
         let response = await exchange(request, on: client, line: line)

@@ -40,14 +40,6 @@ enum RequestItem: Equatable {
         if case .file = self { true } else { false }
     }
 
-    /// Whether the item is raw JSON (`:=`, `:=@`).
-    var isRawJSON: Bool {
-        switch self {
-        case .json, .jsonFromFile: true
-        default: false
-        }
-    }
-
     /// Longest first, so that at one position `:=@` wins over `:=` and `:`.
     private static let separators = [":=@", "==@", "=@", "==", ":=", ":@", "=", "@", ":", ";"]
 

@@ -37,6 +37,9 @@ public final class ContentDecoder {
     /// Each stage's unconsumed input: `inputs[0]` holds the fed bytes, `inputs[i]` stage `i - 1`'s output.
     private var inputs: [ByteQueue]
     private var inputEnded = false
+    /// Where ``read(maximumCount:)`` decodes into: kept, so that a read that yields nothing (every
+    /// chunk ends with one) allocates nothing.
+    private var scratch: [UInt8] = []
 
     /// The most bytes a stage pulls from the stage beneath in one go: the bound on what stacked
     /// codings hold between them.
@@ -146,15 +149,15 @@ public final class ContentDecoder {
     ///   after ``finish()``, ``ContentDecodingError/Code/truncatedStream`` when the input ended
     ///   before a stream did.
     public func read(maximumCount: Int) throws(ContentDecodingError) -> Data? {
-        var data = Data(count: max(1, maximumCount))
-        // Data's closure rethrows untyped; the Result carries the typed error across it.
-        let produced = try data.withUnsafeMutableBytes { output in
-            Result { () throws(ContentDecodingError) in try produce(into: output) }
+        let count = max(1, maximumCount)
+        if scratch.count < count { scratch = [UInt8](repeating: 0, count: count) }
+        // The buffer's closure rethrows untyped; the Result carries the typed error across it.
+        let produced = try scratch.withUnsafeMutableBytes { output in
+            Result { () throws(ContentDecodingError) in
+                try produce(into: UnsafeMutableRawBufferPointer(rebasing: output[..<count]))
+            }
         }.get()
-        if produced > 0 {
-            data.count = produced
-            return data
-        }
+        if produced > 0 { return Data(scratch[..<produced]) }
         if inputEnded { try checkComplete() }
         return nil
     }

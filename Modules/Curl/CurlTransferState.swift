@@ -31,7 +31,6 @@ final class CurlTransferState {
     let requestBodyPipe: RequestBodyPipe?
     let errorBuffer: UnsafeMutablePointer<CChar>
     private var headerList: UnsafeMutablePointer<curl_slist>?
-    let maximumHeaderSize: Int
 
     /// The response head, line by line.
     var head: ResponseHeadReader
@@ -83,7 +82,6 @@ final class CurlTransferState {
         requestBodyPipe = pending.requestBodyPipe
         self.loop = loop
         self.errorBuffer = errorBuffer ?? Self.makeErrorBuffer()
-        maximumHeaderSize = configuration.maximumHeaderSize
         head = ResponseHeadReader(
             url: pending.request.url,
             maximumHeaderSize: configuration.maximumHeaderSize,
@@ -399,11 +397,7 @@ final class CurlTransferState {
 
     /// Whether the request carries a body: any non-empty body, and an empty one for methods whose
     /// semantics expect one (an empty POST, PUT or PATCH still says `Content-Length: 0`).
-    static func sendsBody(_ request: HTTPRequest) -> Bool {
-        if request.method == .head { return false }
-        if request.body.kind != .empty { return true }
-        return request.method == .post || request.method == .put || request.method == .patch
-    }
+    static func sendsBody(_ request: HTTPRequest) -> Bool { request.sendsBody }
 
     private func configureRequestBody(context: UnsafeMutableRawPointer) throws(TransportError) {
         // Every method with a body goes through libcurl's POST machinery, renamed by CUSTOMREQUEST:

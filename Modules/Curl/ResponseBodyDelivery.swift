@@ -68,8 +68,6 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
     private var redeliveredEncodedBytes = 0
     private var lastProgress: ContinuousClock.Instant?
 
-    static var progressInterval: Duration { .milliseconds(50) }
-
     init(sink: Sink, url: URL, maximumBodySize: Int64?, decodesContent: Bool, download: DownloadFile?) {
         self.sink = sink
         self.url = url
@@ -241,7 +239,7 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
     /// Reports download progress, at most once per progress interval unless `force`d.
     mutating func reportProgress(force: Bool) {
         let now = ContinuousClock.now
-        if !force, let lastProgress, lastProgress.duration(to: now) < Self.progressInterval { return }
+        if !force, let lastProgress, lastProgress.duration(to: now) < UploadPump.progressInterval { return }
         lastProgress = now
         let completed = download?.length ?? decodedBytes
         sink.yield(.downloadProgress(TransferProgress(completed: completed, total: expectedBodyBytes)))

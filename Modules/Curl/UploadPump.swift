@@ -41,6 +41,7 @@ struct UploadPump {
     private var lastProgress: ContinuousClock.Instant?
     private var lastProgressBytes: Int64 = -1
 
+    /// How often progress is reported, either way (uploads here, downloads in `ResponseBodyDelivery`).
     static let progressInterval: Duration = .milliseconds(50)
 
     init(source: Source, url: URL, declaredLength: Int64?) {

@@ -62,7 +62,7 @@ struct CurlCommandLine {
                 options.append(["-b", Self.quoted(stored)])
             }
         }
-        let sendsBody = Self.sendsBody(request)
+        let sendsBody = request.sendsBody
         for field in headers {
             let secret = !revealingSecrets && Self.secretFields.contains(field.name.lowercased())
             let value = secret ? Self.redacted : field.value
@@ -90,14 +90,6 @@ struct CurlCommandLine {
         case .singleLine: return lines.joined(separator: " ")
         case .multiLine: return lines.joined(separator: " \\\n  ")
         }
-    }
-
-    /// Whether the transport sends a body: any non-empty body, and an empty one for the methods
-    /// whose semantics expect one (an empty `POST`, `PUT` or `PATCH` still says `Content-Length: 0`).
-    static func sendsBody(_ request: HTTPRequest) -> Bool {
-        if request.method == .head { return false }
-        if request.body.kind != .empty { return true }
-        return request.method == .post || request.method == .put || request.method == .patch
     }
 
     /// `text` in single quotes, with each `'` written as `'\''` (POSIX shell quoting).

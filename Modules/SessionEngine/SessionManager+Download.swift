@@ -353,8 +353,7 @@ struct DownloadCompletion: Sendable {
         // on empty data, so a status failure is still reported.
         let rejection =
             result.error
-            ?? DataResponseSerializer()
-            .serializedResponse(response: result.response, data: nil, request: result.request).error
+            ?? DownloadValidation.refusal(of: result.response, for: result.request)
             .map { SessionError.serialization($0, result: result) }
         guard let response = result.response else {
             discardPartialFile()

@@ -168,14 +168,7 @@ struct TaskRunner: Sendable {
         do {
             adapted = try await interceptor?.adapt(request, for: context) ?? request
         } catch {
-            return .failure(
-                SessionError(
-                    kind: .adaptationFailed,
-                    message: "a request adapter failed: \(error)",
-                    failingURL: request.url,
-                    underlying: error
-                )
-            )
+            return .failure(.adaptationFailed(error, url: request.url))
         }
         if let deadline {
             let remaining = configuration.clock.now.duration(to: deadline)
@@ -342,15 +335,7 @@ struct TaskRunner: Sendable {
         case .doNotRetryWithError(let error):
             return fail(
                 &progress,
-                SessionError(
-                    kind: .retryFailed,
-                    message: "a retrier ended the task: \(error)",
-                    failingURL: request.url,
-                    response: progress.result.response,
-                    data: progress.result.body,
-                    underlying: error,
-                    originalError: failure.error
-                )
+                .retryFailed(error, url: request.url, after: failure)
             )
         case .retry, .retryAfter:
             if let error = await wait(decision.delay ?? .zero, for: request.url, deadline: progress.deadline) {
@@ -474,6 +459,6 @@ struct ResponseJudge: Sendable {
     /// AFNetworking's default validation on the status only (200–299), for downloads, whose body
     /// is a file.
     static let acceptableStatus = ResponseJudge { response, _, request in
-        DataResponseSerializer().serializedResponse(response: response, data: nil, request: request).error
+        DownloadValidation.refusal(of: response, for: request)
     }
 }

@@ -30,12 +30,7 @@ extension MockSession {
             do {
                 adapted = try await interceptor.adapt(request, for: context)
             } catch {
-                let failure = SessionError(
-                    kind: .adaptationFailed,
-                    message: "a request adapter failed: \(error)",
-                    failingURL: request.url,
-                    underlying: error
-                )
+                let failure = SessionError.adaptationFailed(error, url: request.url)
                 return failed(request, failure)
             }
             let answered = await attempt(adapted)
@@ -44,15 +39,7 @@ extension MockSession {
             case .doNotRetry:
                 return answered.response
             case .doNotRetryWithError(let error):
-                let ended = SessionError(
-                    kind: .retryFailed,
-                    message: "a retrier ended the task: \(error)",
-                    failingURL: adapted.url,
-                    response: failure.response,
-                    data: failure.body,
-                    underlying: error,
-                    originalError: failure.error
-                )
+                let ended = SessionError.retryFailed(error, url: adapted.url, after: failure)
                 return failed(adapted, ended)
             case .retry, .retryAfter:
                 retryCount += 1

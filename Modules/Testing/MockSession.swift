@@ -279,7 +279,7 @@ public final class MockSession: HTTPSession {
                 failure: .transport(failure)
             )
         }
-        let refusal = DataResponseSerializer().serializedResponse(response: response, data: nil, request: request).error
+        let refusal = DownloadValidation.refusal(of: response, for: request)
             .map { SessionError.serialization($0, request: request, response: response, data: nil) }
         guard let destination, let response else {
             return AnsweredAttempt(
