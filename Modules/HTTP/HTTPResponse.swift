@@ -84,13 +84,16 @@ public struct HTTPResponse: Sendable, Hashable {
     }
 }
 
-extension StringProtocol {
+extension StringProtocol where UTF8View: BidirectionalCollection {
     /// Drops leading and trailing spaces and tabs (RFC 9110 OWS).
     func trimmingHTTPWhitespace() -> String {
-        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isWhitespace($0) }),
-            let last = lastIndex(where: { !isWhitespace($0) })
-        else { return "" }
-        return String(self[first...last])
+        // On UTF-8 bytes, not Characters: grapheme breaking is most of the cost otherwise, and
+        // only ASCII bytes are dropped, so the kept bytes are whole UTF-8 sequences.
+        let bytes = utf8
+        let isContent: (UInt8) -> Bool = { $0 != 0x20 && $0 != 0x09 }
+        guard let first = bytes.firstIndex(where: isContent), let last = bytes.lastIndex(where: isContent) else {
+            return ""
+        }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }

@@ -85,4 +85,14 @@ import Testing
 
         #expect(error.description == #"invalidHeaderValue "a\r\nb": no CR or LF"#)
     }
+
+    @Test func namesMatchIgnoringASCIICaseOnly() {
+        #expect(HTTPHeaders.namesMatch("Content-Length", "content-length"))
+        #expect(HTTPHeaders.namesMatch("X-LONG-FIELD-NAME-PAST-FIFTEEN-BYTES", "x-long-field-name-past-fifteen-bytes"))
+        #expect(!HTTPHeaders.namesMatch("Content-Length", "Content-Lengtx"))
+        #expect(!HTTPHeaders.namesMatch("Content-Length", "Content-Length "))
+        // Bytes outside A–Z are compared exactly: `[` is 0x5B, one past `Z`, and `{` is `[` | 0x20.
+        #expect(!HTTPHeaders.namesMatch("a[", "a{"))
+        #expect(!HTTPHeaders.namesMatch("É", "é"))
+    }
 }

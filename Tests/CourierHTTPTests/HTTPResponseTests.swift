@@ -33,6 +33,14 @@ import Testing
         #expect(try response(contentType: nil, length: "99999999999999999999999").expectedContentLength == nil)
     }
 
+    @Test func whitespaceTrimmingKeepsMultibyteTextWhole() throws {
+        #expect(try response(contentType: "\t text/plain; charset=\" \t").mimeType == "text/plain")
+        #expect(try response(contentType: "text/plain; charset= utf-8 ").textEncodingName == "utf-8")
+        #expect(try response(contentType: " \t ").mimeType == nil)
+        // Only ASCII spaces and tabs go; a multibyte character at either end stays whole.
+        #expect(try response(contentType: " tëxt/é ").mimeType == "tëxt/é")
+    }
+
     @Test func versionsDescribeThemselves() {
         #expect(HTTPResponse.Version.http2.description == "HTTP/2")
         #expect(HTTPResponse.Version.http1_1.description == "HTTP/1.1")
