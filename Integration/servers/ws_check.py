@@ -56,9 +56,14 @@ def raw_handshake(base: str, path: str, tls: ssl.SSLContext | None) -> http.clie
         else http.client.HTTPConnection(url.hostname, url.port, timeout=10)
     )
     connection.request(
-        "GET", path,
-        headers={"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
-                 "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="},
+        "GET",
+        path,
+        headers={
+            "Upgrade": "websocket",
+            "Connection": "Upgrade",
+            "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        },
     )
     response = connection.getresponse()
     response.body = response.read() if response.status != 101 else b""
@@ -82,15 +87,20 @@ async def good_server(base: str, tls: ssl.SSLContext | None, proxies: dict[str, 
         check(f"{scheme} /echo negotiates permessage-deflate", "permessage-deflate" in extensions, extensions)
 
     async def echo_parameters() -> None:
-        factory = ClientPerMessageDeflateFactory(server_max_window_bits=10, client_max_window_bits=True,
-                                                 server_no_context_takeover=True)
+        factory = ClientPerMessageDeflateFactory(
+            server_max_window_bits=10, client_max_window_bits=True, server_no_context_takeover=True
+        )
         async with connect(f"{base}/echo", compression=None, extensions=[factory], **options) as ws:
             await ws.send("x" * 10000)
             text = await ws.recv()
             extensions = ws.response.headers.get("Sec-WebSocket-Extensions", "")
-        check(f"{scheme} /echo keeps the client's deflate parameters",
-              text == "x" * 10000 and "server_max_window_bits=10" in extensions and "server_no_context_takeover" in extensions,
-              extensions)
+        check(
+            f"{scheme} /echo keeps the client's deflate parameters",
+            text == "x" * 10000
+            and "server_max_window_bits=10" in extensions
+            and "server_no_context_takeover" in extensions,
+            extensions,
+        )
 
     async def no_compression() -> None:
         async with connect(f"{base}/echo-no-compression", **options) as ws:
@@ -104,8 +114,11 @@ async def good_server(base: str, tls: ssl.SSLContext | None, proxies: dict[str, 
             first, selected = await ws.recv(), ws.subprotocol
         async with connect(f"{base}/subprotocol", subprotocols=["chat.v1"], **options) as ws:
             none_first, none_selected = await ws.recv(), ws.subprotocol
-        check(f"{scheme} /subprotocol selects chat.v2", (first, selected, none_first, none_selected) == ("chat.v2", "chat.v2", "", None),
-              (first, selected, none_first, none_selected))
+        check(
+            f"{scheme} /subprotocol selects chat.v2",
+            (first, selected, none_first, none_selected) == ("chat.v2", "chat.v2", "", None),
+            (first, selected, none_first, none_selected),
+        )
 
     async def close_code() -> None:
         async with connect(f"{base}/close/4000", **options) as ws:
@@ -128,9 +141,14 @@ async def good_server(base: str, tls: ssl.SSLContext | None, proxies: dict[str, 
         async with connect(f"{base}/headers?q=1", additional_headers=extra, **options) as ws:
             report = json.loads(await ws.recv())
         names = {name.lower(): value for name, value in report["headers"]}
-        check(f"{scheme} /headers echoes headers and cookies",
-              names.get("x-courier-check") == "1" and report["cookies"] == {"a": "1", "b": "two"}
-              and report["path"] == "/headers?q=1" and "sec-websocket-key" in names, report)
+        check(
+            f"{scheme} /headers echoes headers and cookies",
+            names.get("x-courier-check") == "1"
+            and report["cookies"] == {"a": "1", "b": "two"}
+            and report["path"] == "/headers?q=1"
+            and "sec-websocket-key" in names,
+            report,
+        )
 
     async def auth() -> None:
         try:
@@ -148,9 +166,11 @@ async def good_server(base: str, tls: ssl.SSLContext | None, proxies: dict[str, 
         async with connect(f"{base}/redirect", **options) as ws:
             await ws.send("followed")
             text = await ws.recv()
-        check(f"{scheme} /redirect 302 to /echo",
-              (response.status, response.getheader("Location"), text) == (302, "/echo?k=v", "followed"),
-              (response.status, response.getheader("Location"), text))
+        check(
+            f"{scheme} /redirect 302 to /echo",
+            (response.status, response.getheader("Location"), text) == (302, "/echo?k=v", "followed"),
+            (response.status, response.getheader("Location"), text),
+        )
 
     async def refuse() -> None:
         try:
@@ -180,8 +200,11 @@ async def good_server(base: str, tls: ssl.SSLContext | None, proxies: dict[str, 
             await ws.close()
             waited = time.monotonic() - started
             code = ws.close_code
-        check(f"{scheme} /slow-close never answers the close", greeting == "slow-close" and waited >= 0.9 and code == 1006,
-              (greeting, round(waited, 2), code))
+        check(
+            f"{scheme} /slow-close never answers the close",
+            greeting == "slow-close" and waited >= 0.9 and code == 1006,
+            (greeting, round(waited, 2), code),
+        )
 
     async def big() -> None:
         size = 5 * 1024 * 1024 + 3
@@ -192,24 +215,52 @@ async def good_server(base: str, tls: ssl.SSLContext | None, proxies: dict[str, 
 
     async def through_proxies() -> None:
         for name, proxy in proxies.items():
-            proxy_options = {"proxy": proxy, "proxy_ssl": tls_for_proxy} if proxy.startswith("https:") else {"proxy": proxy}
+            proxy_options = (
+                {"proxy": proxy, "proxy_ssl": tls_for_proxy} if proxy.startswith("https:") else {"proxy": proxy}
+            )
             async with connect(f"{base}/echo", **{**options, **proxy_options}) as ws:
                 await ws.send(f"via {name}")
                 text = await ws.recv()
             check(f"{scheme} /echo through {name} (CONNECT)", text == f"via {name}", text)
 
     tls_for_proxy = ssl.create_default_context(cafile=proxies.pop("ca")) if "ca" in proxies else None
-    await asyncio.gather(*(run(f"{scheme} {body.__name__}", body) for body in (
-        echo, echo_parameters, no_compression, subprotocol, close_code, ping, headers, auth, redirect, refuse,
-        flood, slow_close, big, through_proxies)))
+    await asyncio.gather(
+        *(
+            run(f"{scheme} {body.__name__}", body)
+            for body in (
+                echo,
+                echo_parameters,
+                no_compression,
+                subprotocol,
+                close_code,
+                ping,
+                headers,
+                auth,
+                redirect,
+                refuse,
+                flood,
+                slow_close,
+                big,
+                through_proxies,
+            )
+        )
+    )
 
 
 # Fault paths after a valid handshake: the close codes a strict client may answer with.
 FRAME_FAULTS: dict[str, set[int]] = {
-    "/masked": {1002}, "/rsv1": {1002}, "/rsv2": {1002}, "/rsv3": {1002},
-    "/control-too-long": {1002}, "/fragmented-control": {1002}, "/orphan-continuation": {1002},
-    "/interleaved-data": {1002}, "/invalid-utf8": {1007}, "/invalid-utf8-split": {1007},
-    "/close-one-byte": {1002}, "/close-invalid-utf8": {1007, 1002},
+    "/masked": {1002},
+    "/rsv1": {1002},
+    "/rsv2": {1002},
+    "/rsv3": {1002},
+    "/control-too-long": {1002},
+    "/fragmented-control": {1002},
+    "/orphan-continuation": {1002},
+    "/interleaved-data": {1002},
+    "/invalid-utf8": {1007},
+    "/invalid-utf8-split": {1007},
+    "/close-one-byte": {1002},
+    "/close-invalid-utf8": {1007, 1002},
     # A length no client can hold: either a protocol error or "too big".
     "/length-top-bit": {1002, 1009},
     "/oversize?size=2097152": {1009},
@@ -217,9 +268,18 @@ FRAME_FAULTS: dict[str, set[int]] = {
     **{f"/close-code/{code}": {1002} for code in (0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535)},
 }
 HANDSHAKE_FAULTS = [
-    "/bad-accept", "/missing-upgrade", "/wrong-upgrade", "/missing-connection", "/unoffered-subprotocol",
-    "/unoffered-extension", "/deflate/window-out-of-range", "/deflate/unrequested-client-window",
-    "/deflate/unknown-parameter", "/deflate/duplicate-parameter", "/deflate/value-on-flag", "/deflate/twice",
+    "/bad-accept",
+    "/missing-upgrade",
+    "/wrong-upgrade",
+    "/missing-connection",
+    "/unoffered-subprotocol",
+    "/unoffered-extension",
+    "/deflate/window-out-of-range",
+    "/deflate/unrequested-client-window",
+    "/deflate/unknown-parameter",
+    "/deflate/duplicate-parameter",
+    "/deflate/value-on-flag",
+    "/deflate/twice",
 ]
 
 
@@ -241,8 +301,11 @@ async def fault_server(base: str) -> None:
             except ConnectionClosed:
                 message, failed = None, True
         seen = await asyncio.to_thread(record, control, key)
-        check(f"fault {path} -> client closes {sorted(codes)}", failed and seen["close_code"] in codes,
-              (message, seen["close_code"], seen["close_reason"]))
+        check(
+            f"fault {path} -> client closes {sorted(codes)}",
+            failed and seen["close_code"] in codes,
+            (message, seen["close_code"], seen["close_reason"]),
+        )
 
     async def handshake_fault(path: str) -> None:
         key = uuid.uuid4().hex
@@ -253,7 +316,11 @@ async def fault_server(base: str) -> None:
         except InvalidHandshake as error:
             failed, detail = True, f"{type(error).__name__}: {error}"
         seen = await asyncio.to_thread(record, control, key)
-        check(f"fault {path} -> handshake fails", failed and not seen["close_received"] and not seen["frames"], (detail, seen))
+        check(
+            f"fault {path} -> handshake fails",
+            failed and not seen["close_received"] and not seen["frames"],
+            (detail, seen),
+        )
 
     async def deflate_fault(path: str) -> None:
         # With permessage-deflate offered, only the answer's parameters are wrong.
@@ -274,30 +341,43 @@ async def fault_server(base: str) -> None:
                 pass
             code = ws.close_code
         seen = await asyncio.to_thread(record, control, key)
-        check(f"fault {path} (control) -> {expected!r}, close 1000",
-              (message, code, seen["close_code"]) == (expected, 1000, 1000), (message, code, seen["close_code"]))
+        check(
+            f"fault {path} (control) -> {expected!r}, close 1000",
+            (message, code, seen["close_code"]) == (expected, 1000, 1000),
+            (message, code, seen["close_code"]),
+        )
 
     async def interleaved_pings() -> None:
         key = uuid.uuid4().hex
         async with connect(f"{base}/fragmented-with-pings?id={key}", proxy=None) as ws:
             message = await ws.recv()
         seen = await asyncio.to_thread(record, control, key)
-        check("fault /fragmented-with-pings -> message and both pongs",
-              (message, seen["pongs"], seen["close_code"]) == ("Hello, WebSocket", ["p1", "p2"], 1000),
-              (message, seen["pongs"], seen["close_code"]))
+        check(
+            "fault /fragmented-with-pings -> message and both pongs",
+            (message, seen["pongs"], seen["close_code"]) == ("Hello, WebSocket", ["p1", "p2"], 1000),
+            (message, seen["pongs"], seen["close_code"]),
+        )
 
     async def last_close() -> None:
         with urlopen(f"{control}/last-close", timeout=10) as response:
             seen = json.load(response)
         check("fault GET /last-close", "close_code" in seen and "path" in seen, seen)
 
-    jobs = [run(f"fault {path}", lambda path=path, codes=codes: frame_fault(path, codes)) for path, codes in FRAME_FAULTS.items()]
+    jobs = [
+        run(f"fault {path}", lambda path=path, codes=codes: frame_fault(path, codes))
+        for path, codes in FRAME_FAULTS.items()
+    ]
     jobs += [run(f"fault {path}", lambda path=path: handshake_fault(path)) for path in HANDSHAKE_FAULTS]
-    jobs += [run(f"fault {path} offered", lambda path=path: deflate_fault(path))
-             for path in HANDSHAKE_FAULTS if path.startswith("/deflate/") and path != "/deflate/unrequested-client-window"]
-    jobs += [run("fault /ok", lambda: control_path("/ok", "ok")),
-             run("fault /valid-utf8-split", lambda: control_path("/valid-utf8-split", "a€b")),
-             run("fault /fragmented-with-pings", interleaved_pings)]
+    jobs += [
+        run(f"fault {path} offered", lambda path=path: deflate_fault(path))
+        for path in HANDSHAKE_FAULTS
+        if path.startswith("/deflate/") and path != "/deflate/unrequested-client-window"
+    ]
+    jobs += [
+        run("fault /ok", lambda: control_path("/ok", "ok")),
+        run("fault /valid-utf8-split", lambda: control_path("/valid-utf8-split", "a€b")),
+        run("fault /fragmented-with-pings", interleaved_pings),
+    ]
     await asyncio.gather(*jobs)
     await run("fault /last-close", last_close)
 
@@ -318,8 +398,11 @@ async def main() -> int:
     env = load_env(parser.parse_args().env)
     tls = ssl.create_default_context(cafile=env["TEST_CA_FILE"])
     started = time.monotonic()
-    proxies = {name: env[key] for name, key in (("tinyproxy", "TEST_PROXY_URL"), ("stunnel https proxy", "TEST_HTTPS_PROXY_URL"))
-               if env.get(key)}
+    proxies = {
+        name: env[key]
+        for name, key in (("tinyproxy", "TEST_PROXY_URL"), ("stunnel https proxy", "TEST_HTTPS_PROXY_URL"))
+        if env.get(key)
+    }
     await asyncio.gather(
         good_server(env["COURIER_WS_URL"], None, {**proxies, "ca": env["TEST_CA_FILE"]}),
         good_server(env["COURIER_WSS_URL"], tls, {**proxies, "ca": env["TEST_CA_FILE"]}),

@@ -40,8 +40,14 @@ RECORDS_KEPT = 1000
 TEXT, BINARY, CONTINUATION, CLOSE, PING, PONG = 0x1, 0x2, 0x0, 0x8, 0x9, 0xA
 
 
-def frame(opcode: int, payload: bytes = b"", fin: bool = True, rsv: int = 0, mask: bytes | None = None,
-          length: int | None = None) -> bytes:
+def frame(
+    opcode: int,
+    payload: bytes = b"",
+    fin: bool = True,
+    rsv: int = 0,
+    mask: bytes | None = None,
+    length: int | None = None,
+) -> bytes:
     """One frame; `rsv` is the RSV1-3 bits as 0b100/0b010/0b001; `length` overrides the encoded length."""
     first = (0x80 if fin else 0) | (rsv << 4) | opcode
     size = len(payload) if length is None else length
@@ -65,55 +71,88 @@ def close_frame(code: int, reason: bytes = b"") -> bytes:
 # Each fault: (summary, expected client behaviour, bytes after a valid handshake). Handshake faults
 # are in HANDSHAKE_FAULTS below.
 FAULTS: dict[str, tuple[str, str, bytes]] = {
-    "/ok": ("control: text 'ok', then close 1000 'done'", "message 'ok', clean close 1000", frame(TEXT, b"ok") + close_frame(1000, b"done")),
-    "/masked": ("text 'hello' with the MASK bit set (key 01 02 03 04)", "fail, close 1002 (RFC 6455 §5.1)",
-                frame(TEXT, b"hello", mask=b"\x01\x02\x03\x04")),
-    "/rsv1": ("text 'hello' with RSV1 set, no extension negotiated", "fail, close 1002 (§5.2)", frame(TEXT, b"hello", rsv=0b100)),
+    "/ok": (
+        "control: text 'ok', then close 1000 'done'",
+        "message 'ok', clean close 1000",
+        frame(TEXT, b"ok") + close_frame(1000, b"done"),
+    ),
+    "/masked": (
+        "text 'hello' with the MASK bit set (key 01 02 03 04)",
+        "fail, close 1002 (RFC 6455 §5.1)",
+        frame(TEXT, b"hello", mask=b"\x01\x02\x03\x04"),
+    ),
+    "/rsv1": (
+        "text 'hello' with RSV1 set, no extension negotiated",
+        "fail, close 1002 (§5.2)",
+        frame(TEXT, b"hello", rsv=0b100),
+    ),
     "/rsv2": ("text 'hello' with RSV2 set", "fail, close 1002 (§5.2)", frame(TEXT, b"hello", rsv=0b010)),
     "/rsv3": ("text 'hello' with RSV3 set", "fail, close 1002 (§5.2)", frame(TEXT, b"hello", rsv=0b001)),
-    "/control-too-long": ("ping with a 126-byte payload (16-bit length form)", "fail, close 1002 (§5.5)", frame(PING, b"p" * 126)),
-    "/fragmented-control": ("ping 'ab' with FIN clear, then continuation 'cd' with FIN set", "fail, close 1002 (§5.5)",
-                            frame(PING, b"ab", fin=False) + frame(CONTINUATION, b"cd")),
-    "/orphan-continuation": ("continuation 'x' (FIN set) with no message open", "fail, close 1002 (§5.4)", frame(CONTINUATION, b"x")),
-    "/interleaved-data": ("text 'hel' FIN clear, then a new text 'lo' instead of a continuation", "fail, close 1002 (§5.4)",
-                          frame(TEXT, b"hel", fin=False) + frame(TEXT, b"lo")),
+    "/control-too-long": (
+        "ping with a 126-byte payload (16-bit length form)",
+        "fail, close 1002 (§5.5)",
+        frame(PING, b"p" * 126),
+    ),
+    "/fragmented-control": (
+        "ping 'ab' with FIN clear, then continuation 'cd' with FIN set",
+        "fail, close 1002 (§5.5)",
+        frame(PING, b"ab", fin=False) + frame(CONTINUATION, b"cd"),
+    ),
+    "/orphan-continuation": (
+        "continuation 'x' (FIN set) with no message open",
+        "fail, close 1002 (§5.4)",
+        frame(CONTINUATION, b"x"),
+    ),
+    "/interleaved-data": (
+        "text 'hel' FIN clear, then a new text 'lo' instead of a continuation",
+        "fail, close 1002 (§5.4)",
+        frame(TEXT, b"hel", fin=False) + frame(TEXT, b"lo"),
+    ),
     "/invalid-utf8": ("text 'ab' FF 'cd' in one frame", "fail, close 1007 (§8.1)", frame(TEXT, b"ab\xffcd")),
-    "/invalid-utf8-split": ("text 'ab' E2 82 (FIN clear), continuation 28 'cd': E2 82 28 straddles the boundary",
-                            "fail, close 1007 (§8.1)", frame(TEXT, b"ab\xe2\x82", fin=False) + frame(CONTINUATION, b"\x28cd")),
-    "/valid-utf8-split": ("control: text 'a' E2 (FIN clear), continuation 82 AC 'b': 'a€b' split inside the euro sign",
-                          "message 'a€b', clean close 1000", frame(TEXT, b"a\xe2", fin=False) + frame(CONTINUATION, b"\x82\xacb")
-                          + close_frame(1000)),
+    "/invalid-utf8-split": (
+        "text 'ab' E2 82 (FIN clear), continuation 28 'cd': E2 82 28 straddles the boundary",
+        "fail, close 1007 (§8.1)",
+        frame(TEXT, b"ab\xe2\x82", fin=False) + frame(CONTINUATION, b"\x28cd"),
+    ),
+    "/valid-utf8-split": (
+        "control: text 'a' E2 (FIN clear), continuation 82 AC 'b': 'a€b' split inside the euro sign",
+        "message 'a€b', clean close 1000",
+        frame(TEXT, b"a\xe2", fin=False) + frame(CONTINUATION, b"\x82\xacb") + close_frame(1000),
+    ),
     "/close-one-byte": ("close with a 1-byte payload (03)", "fail, close 1002 (§5.5.1)", frame(CLOSE, b"\x03")),
-    "/close-invalid-utf8": ("close 1000 with reason FF FE", "fail, close 1007 (§8.1; Autobahn 7.5.1)", close_frame(1000, b"\xff\xfe")),
-    "/length-top-bit": ("binary frame whose 64-bit length has the top bit set (0x8000000000000010), then 16 bytes",
-                        "fail, close 1002 (§5.2: the most significant bit MUST be 0)",
-                        frame(BINARY, b"x" * 16, length=(1 << 63) | 16)[:10] + b"x" * 16),
-    "/fragmented-with-pings": ("text 'Hello, ' (FIN clear), ping 'p1', continuation 'Web', ping 'p2', continuation 'Socket' (FIN)",
-                               "message 'Hello, WebSocket', pongs 'p1' and 'p2' (recorded), then its own close",
-                               frame(TEXT, b"Hello, ", fin=False) + frame(PING, b"p1") + frame(CONTINUATION, b"Web", fin=False)
-                               + frame(PING, b"p2") + frame(CONTINUATION, b"Socket")),
+    "/close-invalid-utf8": (
+        "close 1000 with reason FF FE",
+        "fail, close 1007 (§8.1; Autobahn 7.5.1)",
+        close_frame(1000, b"\xff\xfe"),
+    ),
+    "/length-top-bit": (
+        "binary frame whose 64-bit length has the top bit set (0x8000000000000010), then 16 bytes",
+        "fail, close 1002 (§5.2: the most significant bit MUST be 0)",
+        frame(BINARY, b"x" * 16, length=(1 << 63) | 16)[:10] + b"x" * 16,
+    ),
+    "/fragmented-with-pings": (
+        "text 'Hello, ' (FIN clear), ping 'p1', continuation 'Web', ping 'p2', continuation 'Socket' (FIN)",
+        "message 'Hello, WebSocket', pongs 'p1' and 'p2' (recorded), then its own close",
+        frame(TEXT, b"Hello, ", fin=False)
+        + frame(PING, b"p1")
+        + frame(CONTINUATION, b"Web", fin=False)
+        + frame(PING, b"p2")
+        + frame(CONTINUATION, b"Socket"),
+    ),
 }
 for _opcode in (3, 4, 5, 6, 7, 0xB, 0xC, 0xD, 0xE, 0xF):
-    FAULTS[f"/opcode/{_opcode}"] = (f"a frame with reserved opcode {_opcode:#x}, payload 'x'", "fail, close 1002 (§5.2)",
-                                    frame(_opcode, b"x"))
+    FAULTS[f"/opcode/{_opcode}"] = (
+        f"a frame with reserved opcode {_opcode:#x}, payload 'x'",
+        "fail, close 1002 (§5.2)",
+        frame(_opcode, b"x"),
+    )
 for _code in (0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535):
-    FAULTS[f"/close-code/{_code}"] = (f"close with code {_code}, reason 'bad code'", "fail, close 1002 (§7.4.1, §7.4.2)",
-                                      close_frame(_code, b"bad code"))
+    FAULTS[f"/close-code/{_code}"] = (
+        f"close with code {_code}, reason 'bad code'",
+        "fail, close 1002 (§7.4.1, §7.4.2)",
+        close_frame(_code, b"bad code"),
+    )
 
-HANDSHAKE_FAULTS = {
-    "/bad-accept": "101 whose Sec-WebSocket-Accept is the hash of another key",
-    "/missing-upgrade": "101 without the Upgrade header",
-    "/wrong-upgrade": "101 with 'Upgrade: h2c'",
-    "/missing-connection": "101 without the Connection header",
-    "/unoffered-subprotocol": "101 with 'Sec-WebSocket-Protocol: not-offered'",
-    "/unoffered-extension": "101 with 'Sec-WebSocket-Extensions: x-courier-unknown'",
-    "/deflate/window-out-of-range": "101 with 'permessage-deflate; server_max_window_bits=7' (RFC 7692 §7.1.2.1: 8-15)",
-    "/deflate/unrequested-client-window": "101 with 'permessage-deflate; client_max_window_bits=10' (valid only if offered, §7.1.2.2)",
-    "/deflate/unknown-parameter": "101 with 'permessage-deflate; x-courier=1' (§7: unknown parameter)",
-    "/deflate/duplicate-parameter": "101 with 'permessage-deflate; server_no_context_takeover; server_no_context_takeover' (§7)",
-    "/deflate/value-on-flag": "101 with 'permessage-deflate; server_no_context_takeover=1' (§7.1.1.1: no value)",
-    "/deflate/twice": "101 with 'permessage-deflate, permessage-deflate' (§7: at most one accepted)",
-}
 DEFLATE_ANSWERS = {
     "/deflate/window-out-of-range": "permessage-deflate; server_max_window_bits=7",
     "/deflate/unrequested-client-window": "permessage-deflate; client_max_window_bits=10",
@@ -121,6 +160,16 @@ DEFLATE_ANSWERS = {
     "/deflate/duplicate-parameter": "permessage-deflate; server_no_context_takeover; server_no_context_takeover",
     "/deflate/value-on-flag": "permessage-deflate; server_no_context_takeover=1",
     "/deflate/twice": "permessage-deflate, permessage-deflate",
+}
+HANDSHAKE_FAULTS = {
+    "/bad-accept": "101 whose Sec-WebSocket-Accept is the hash of another key",
+    "/missing-upgrade": "101 without the Upgrade header",
+    "/wrong-upgrade": "101 with 'Upgrade: h2c'",
+    "/missing-connection": "101 without the Connection header",
+    "/unoffered-subprotocol": "101 with 'Sec-WebSocket-Protocol: not-offered'",
+    "/unoffered-extension": "101 with 'Sec-WebSocket-Extensions: x-courier-unknown'",
+    # RFC 7692 §7.1 and §7.1.1.1 (flags take no value), §7.1.2.1 (8-15), §7.1.2.2 (only if offered).
+    **{path: f"101 with 'Sec-WebSocket-Extensions: {answer}'" for path, answer in DEFLATE_ANSWERS.items()},
 }
 
 
@@ -182,8 +231,8 @@ async def read_head(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, s
 
 async def http_answer(writer: asyncio.StreamWriter, status: str, body: bytes, content_type: str = "text/plain") -> None:
     writer.write(
-        f"HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
-        + body
+        f"HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n".encode() + body
     )
     await writer.drain()
 
@@ -236,7 +285,9 @@ async def read_frame(reader: asyncio.StreamReader) -> tuple[int, bool, bool, byt
     return first & 0x0F, bool(first & 0x80), masked, payload
 
 
-async def observe_client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, record: dict, sent_close: bool) -> None:
+async def observe_client(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, record: dict, sent_close: bool
+) -> None:
     """Reads the client's frames until its close (answered unless ours went first), EOF or silence."""
     while True:
         try:
@@ -286,9 +337,16 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
             return
         query = parse_qs(url.query)
         record = {
-            "id": query.get("id", [None])[0], "path": path, "started": time.time(),
-            "close_received": False, "close_code": None, "close_reason": None,
-            "pongs": [], "frames": [], "data_bytes": 0, "ended": None,
+            "id": query.get("id", [None])[0],
+            "path": path,
+            "started": time.time(),
+            "close_received": False,
+            "close_code": None,
+            "close_reason": None,
+            "pongs": [],
+            "frames": [],
+            "data_bytes": 0,
+            "ended": None,
         }
         LOG.info("%s %s", writer.get_extra_info("peername"), target)
         if path in HANDSHAKE_FAULTS:
@@ -331,7 +389,8 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
 def list_paths() -> None:
     for path, (summary, expected, _) in FAULTS.items():
         print(f"{path:30} {summary}  ->  {expected}")
-    print(f"{'/oversize?size=N':30} one binary frame of N bytes (default 2 MiB) of 'z'  ->  with a smaller limit, close 1009")
+    oversize = "one binary frame of N bytes (default 2 MiB) of 'z'  ->  with a smaller limit, close 1009"
+    print(f"{'/oversize?size=N':30} {oversize}")
     for path, summary in HANDSHAKE_FAULTS.items():
         print(f"{path:30} {summary}  ->  fail the handshake, no WebSocket")
 

@@ -45,7 +45,7 @@ PATHS = {
     "/auth": "401 unless 'Authorization: Bearer good'; then echoes",
     "/redirect": "302 to /echo (Location: /echo, keeping the query)",
     "/refuse": "403 with a text body",
-    "/flood?n=N[&size=B]": "sends N text messages of B bytes (default 16) as fast as backpressure allows, then closes 1000",
+    "/flood?n=N[&size=B]": "sends N text messages of B bytes (default 16) as fast as backpressure allows, closes 1000",
     "/slow-close": "sends 'slow-close', then reads and drops everything: the client's close is never answered",
     "/big?size=N": "sends one binary message of N bytes (byte i is i % 256), then echoes",
 }
@@ -75,7 +75,10 @@ def process_request(connection: ServerConnection, request: Request) -> Response 
     elif path == "/auth":
         if request.headers.get("Authorization") != "Bearer good":
             return text_response(
-                connection, http.HTTPStatus.UNAUTHORIZED, "bearer token required\n", WWW_Authenticate='Bearer realm="courier"'
+                connection,
+                http.HTTPStatus.UNAUTHORIZED,
+                "bearer token required\n",
+                WWW_Authenticate='Bearer realm="courier"',
             )
     elif path == "/redirect":
         location = "/echo" + (f"?{url.query}" if url.query else "")
@@ -137,7 +140,13 @@ async def handler(connection: ServerConnection) -> None:
             pong = await connection.ping(b"courier-ping")
             latency = await asyncio.wait_for(pong, 10)
             await connection.send(
-                json.dumps({"pong": "courier-ping", "latency_ms": round((time.monotonic() - started) * 1000, 3), "rtt": latency})
+                json.dumps(
+                    {
+                        "pong": "courier-ping",
+                        "latency_ms": round((time.monotonic() - started) * 1000, 3),
+                        "rtt": latency,
+                    }
+                )
             )
             await echo(connection)
         elif path == "/headers":
