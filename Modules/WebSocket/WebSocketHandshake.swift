@@ -140,7 +140,7 @@ public struct WebSocketHandshake: Sendable {
     ///
     /// ```swift
     /// WebSocketHandshake.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ==", sha1: sha1)
-    /// // "s3pPLMBiTxaQ9kUGzo4zAw/IXn+0="  (RFC 6455 §1.3)
+    /// // "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="  (RFC 6455 §1.3)
     /// ```
     /// - Parameters:
     ///   - key: The `Sec-WebSocket-Key` sent.
