@@ -1,9 +1,9 @@
 /// The close handshake and ping rules of one connection (RFC 6455 §5.5 and §7), as a state machine
 /// the engine drives and whose answers it sends.
 ///
-/// `open` becomes `closing` when the client sends a close (the app closed, or the client fails the
-/// connection with a close code), and `closed` when the server's close arrives, when the server's
-/// close arrives first (the client echoes its code), or when the connection ends. Once `closed`,
+/// `open` becomes `closing` when the app closes (the client sends a close), and `closed` when the
+/// server's close arrives, when the server's close arrives first (the client echoes its code), when
+/// the client fails the connection, or when the connection ends. Once `closed`,
 /// the client waits for the server to end the TCP connection (RFC 6455 §7.1.1) for at most the close
 /// timeout. A ping is answered with a pong carrying its payload while the connection is open; an
 /// unsolicited pong needs no answer.
@@ -63,18 +63,18 @@ public struct WebSocketConnectionState: Sendable {
     }
 
     /// The client fails the connection (RFC 6455 §7.1.7): it sends a close with the error's code
-    /// when there is one and the connection is still open.
+    /// when there is one and the connection is still open, then ends the connection without
+    /// waiting for the server's close, since nothing more the server sends may be processed.
     ///
     /// ```swift
     /// if let frame = state.fail(error) { send(frame) }
+    /// connection.close()
     /// ```
     /// - Parameter error: Why the connection fails; its ``WebSocketError/closeCode`` is sent.
-    /// - Returns: The close frame to send, or `nil` when no close is due.
+    /// - Returns: The close frame to send before ending the connection, or `nil` when none is due.
     public mutating func fail(_ error: WebSocketError) -> WebSocketFrame? {
-        guard let code = error.closeCode else {
-            phase = .closed
-            return nil
-        }
+        defer { phase = .closed }
+        guard let code = error.closeCode else { return nil }
         return close(WebSocketClose(code: code))
     }
 

@@ -43,10 +43,17 @@ import Testing
         var state = WebSocketConnectionState()
         let frame = state.fail(.protocolViolation(.invalidFramePayloadData, reason: "bad UTF-8"))
         #expect(frame?.payload == [0x03, 0xEF])
-        #expect(state.phase == .closing)
+        #expect(state.isDone)
+        #expect(state.receivedPing([1]) == nil)
+        #expect(state.fail(.closeTimedOut) == nil)
 
         var tooBig = WebSocketConnectionState()
         #expect(tooBig.fail(.frameTooBig(length: 10, limit: 1))?.payload == [0x03, 0xF1])
+
+        var closing = WebSocketConnectionState()
+        _ = closing.close(WebSocketClose(code: .normalClosure))
+        #expect(closing.fail(.protocolViolation(.protocolError, reason: "late")) == nil)
+        #expect(closing.isDone)
 
         var timedOut = WebSocketConnectionState()
         #expect(timedOut.fail(.closeTimedOut) == nil)
