@@ -90,7 +90,8 @@ enum ExtensionHeaderParser {
         return result
     }
 
-    private static func trimmed(_ text: String) -> String {
+    /// The text without leading and trailing spaces and tabs (RFC 9110 §5.6.3's OWS).
+    static func trimmed(_ text: String) -> String {
         String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 

@@ -176,7 +176,8 @@ public struct WebSocketHandshake: Sendable {
             throw .invalidHandshakeResponse(.connectionHeader, response)
         }
         let accept = headers.values(for: "Sec-WebSocket-Accept")
-        guard accept.count == 1, Self.trimmed(accept[0]) == Self.acceptValue(forKey: key, sha1: sha1) else {
+        guard accept.count == 1, ExtensionHeaderParser.trimmed(accept[0]) == Self.acceptValue(forKey: key, sha1: sha1)
+        else {
             throw .invalidHandshakeResponse(.acceptHeader, response)
         }
         var agreement = Agreement()
@@ -200,10 +201,8 @@ public struct WebSocketHandshake: Sendable {
 
     /// The comma-separated elements of every value, trimmed, empty ones dropped.
     private static func tokens(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }.map { trimmed(String($0)) }.filter { !$0.isEmpty }
-    }
-
-    private static func trimmed(_ text: String) -> String {
-        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        values.flatMap { $0.split(separator: ",") }.map { ExtensionHeaderParser.trimmed(String($0)) }.filter {
+            !$0.isEmpty
+        }
     }
 }
