@@ -42,7 +42,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget(name: "websocket-frames", coverageFloor: 480, executionFloor: 1_000, run: WebSocketFrameInputs.run),
         FuzzTarget(
             name: "websocket-utf8",
-            coverageFloor: 50,
+            coverageFloor: 150,
             executionFloor: 1_000,
             run: WebSocketUTF8Differential.run
         ),
