@@ -40,6 +40,20 @@ public struct WebSocketFrameParser: Sendable {
         self.allowsCompression = allowsCompression
     }
 
+    /// Creates the parser for a connection the handshake opened: the configuration's frame limit,
+    /// and RSV1 allowed when permessage-deflate was agreed.
+    ///
+    /// ```swift
+    /// let agreement = try handshake.validate(response, sha1: sha1)
+    /// var parser = WebSocketFrameParser(configuration: handshake.configuration, agreement: agreement)
+    /// ```
+    /// - Parameters:
+    ///   - configuration: The configuration the handshake was made with.
+    ///   - agreement: What the server agreed to.
+    public init(configuration: WebSocketConfiguration, agreement: WebSocketHandshake.Agreement) {
+        self.init(maximumFrameSize: configuration.maximumFrameSize, allowsCompression: agreement.deflate != nil)
+    }
+
     /// The bytes received and not yet returned as a frame.
     public var bufferedByteCount: Int { buffer.count - start }
 
@@ -125,6 +139,8 @@ public struct WebSocketFrameParser: Sendable {
             headerLength = 2
             length = UInt64(shortLength)
         }
+        // A length in a longer form than it needs breaks RFC 6455 §5.2's "minimal number of bytes",
+        // but that rule binds the sender and the length still reads the same, so it is accepted.
         guard length <= UInt64(maximumFrameSize) else {
             throw .frameTooBig(length: length, limit: maximumFrameSize)
         }

@@ -62,6 +62,19 @@ public struct WebSocketMessageAssembler: Sendable {
         self.deflate = deflate
     }
 
+    /// Creates the assembler for a connection the handshake opened: the configuration's message
+    /// limit, and the agreed permessage-deflate parameters.
+    ///
+    /// ```swift
+    /// var assembler = WebSocketMessageAssembler(configuration: handshake.configuration, agreement: agreement)
+    /// ```
+    /// - Parameters:
+    ///   - configuration: The configuration the handshake was made with.
+    ///   - agreement: What the server agreed to.
+    public init(configuration: WebSocketConfiguration, agreement: WebSocketHandshake.Agreement) {
+        self.init(maximumMessageSize: configuration.maximumMessageSize, deflate: agreement.deflate)
+    }
+
     /// Whether a fragmented message has begun and not yet ended.
     public var isAssemblingMessage: Bool { message != nil }
 

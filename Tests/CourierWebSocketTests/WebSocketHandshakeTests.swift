@@ -188,6 +188,13 @@ import Testing
             sha1: sha1
         )
         #expect(agreement.deflate == WebSocketDeflateParameters(serverNoContextTakeover: true))
+        let configuration = WebSocketConfiguration()
+        let parser = WebSocketFrameParser(configuration: configuration, agreement: agreement)
+        #expect(parser.allowsCompression && parser.maximumFrameSize == 16 << 20)
+        let assembler = WebSocketMessageAssembler(configuration: configuration, agreement: agreement)
+        #expect(assembler.deflate == agreement.deflate && assembler.maximumMessageSize == 16 << 20)
+        let plain = WebSocketFrameParser(configuration: configuration, agreement: WebSocketHandshake.Agreement())
+        #expect(!plain.allowsCompression)
         var noDeflate = WebSocketConfiguration()
         noDeflate.perMessageDeflate = nil
         let unoffered = try check(
