@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "CourierImageDownloader", targets: ["CourierImageDownloader"]),
         .library(name: "CourierHTTPCache", targets: ["CourierHTTPCache"]),
         .library(name: "CourierContentDecoding", targets: ["CourierContentDecoding"]),
+        .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -41,6 +42,9 @@ let package = Package(
         module("CourierHTTP", folder: "HTTP"),
         module("CourierSerialization", folder: "Serialization", ["CourierLocking", "CourierHTTP"]),
         module("CourierTransport", folder: "Transport", ["CourierLocking", "CourierHTTP"]),
+        // WebSocket's interface (RFC 6455, RFC 7692): values, errors and the pure framing, handshake
+        // and close rules; the connection engine that drives them over a transport lives elsewhere.
+        module("CourierWebSocket", folder: "WebSocket", ["CourierHTTP", "CourierTransport"]),
         module(
             "CourierTesting",
             folder: "Testing",
@@ -227,6 +231,10 @@ let package = Package(
             path: "Tests/CourierTestSupport"
         ),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
+        .testTarget(
+            name: "CourierWebSocketTests",
+            dependencies: ["CourierWebSocket", "CourierHTTP", "CourierTransport"]
+        ),
         // The `courier` executable's own rules (its messages, its grammar), through @testable import.
         .testTarget(
             name: "CourierCLITests",

@@ -29,6 +29,7 @@ let package = Package(
                 .product(name: "CourierReachabilityNetlink", package: rootIdentity),
                 .product(name: "CourierImageDecoding", package: rootIdentity),
                 .product(name: "CourierHTTPCache", package: rootIdentity),
+                .product(name: "CourierWebSocket", package: rootIdentity),
             ],
             path: "Sources/CourierFuzz",
             // No top-level code: the entry is `CourierFuzz_main` (FuzzMain.swift), which SwiftPM links

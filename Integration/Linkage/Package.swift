@@ -28,6 +28,7 @@ let probedProducts = [
     "Courier",
     "CourierHTTPCache",
     "CourierContentDecoding",
+    "CourierWebSocket",
 ]
 
 func courier(_ product: String) -> Target.Dependency {

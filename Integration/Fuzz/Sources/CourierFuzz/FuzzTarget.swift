@@ -39,6 +39,13 @@ struct FuzzTarget: Sendable {
         FuzzTarget(name: "query-round-trip", coverageFloor: 400, executionFloor: 1_000, run: QueryRoundTrip.run),
         FuzzTarget(name: "multipart-round-trip", coverageFloor: 400, executionFloor: 500, run: MultipartRoundTrip.run),
         FuzzTarget(name: "json-parser", coverageFloor: 700, executionFloor: 1_000, run: JSONParserDifferential.run),
+        FuzzTarget(name: "websocket-frames", coverageFloor: 480, executionFloor: 1_000, run: WebSocketFrameInputs.run),
+        FuzzTarget(
+            name: "websocket-utf8",
+            coverageFloor: 150,
+            executionFloor: 1_000,
+            run: WebSocketUTF8Differential.run
+        ),
     ]
 
     /// A deliberate heap overflow, for the positive control that AddressSanitizer and the fuzzer
