@@ -211,6 +211,8 @@ final class CurlTransferState {
             )
         }
         try set(CURLOPT_URL, url.absoluteString)
+        // Pooled handles are reset (`curl_easy_reset`), so the option is set only when asked for.
+        if request.sendsPathAsIs { try set(CURLOPT_PATH_AS_IS, 1) }
         try set(CURLOPT_PRIVATE, pointer: UnsafeMutableRawPointer(bitPattern: id))
         try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         try validateRequestSettings()

@@ -46,6 +46,10 @@ public struct HTTPRequest: Sendable {
     /// How a session's HTTP cache treats the request; ``HTTPCachePolicy/useProtocolPolicy`` by
     /// default. It does nothing in a session without a cache.
     public var cachePolicy: HTTPCachePolicy = .useProtocolPolicy
+    /// Whether the URL's path goes out exactly as written, `.` and `..` segments included (the
+    /// `curl` tool's `--path-as-is`); `false` by default, when the transport removes dot segments
+    /// as RFC 3986 §5.2.4 says. For probing a server's own handling of such paths.
+    public var sendsPathAsIs = false
 
     /// Creates a request.
     ///

@@ -79,6 +79,7 @@ struct CurlCommandLine {
         if decompressesResponse && !headers.contains(name: "Accept-Encoding") {
             options.append(["--compressed"])
         }
+        if request.sendsPathAsIs { options.append(["--path-as-is"]) }
         if sendsBody { appendBody(request.body) }
         options.append([Self.quoted(request.url.absoluteString)])
     }

@@ -26,8 +26,8 @@ extension HTTPRequest {
     /// The command has the method (`--head` for `HEAD`), the credential (`-u`, with `--digest`, or
     /// `--anyauth` for Basic and Digest together), `cookies` (`-b`, or, when the request has a
     /// `Cookie` field of its own, a `Cookie` field before it, as libcurl sends them), the fields
-    /// (the request's, then those of `additionalHeaders` it lacks), `--compressed` when asked for and the request sets no `Accept-Encoding`, the body
-    /// and the URL. Where the `curl` tool would add a field the transport does not send, the
+    /// (the request's, then those of `additionalHeaders` it lacks), `--compressed` when asked for and the request sets no `Accept-Encoding`,
+    /// `--path-as-is` when the request keeps its dot segments, the body and the URL. Where the `curl` tool would add a field the transport does not send, the
     /// command removes it: `User-Agent` when the request has none, `Content-Type` on a body without
     /// one, and `Expect` on a body over 1024 bytes or of unknown length. A field with an empty value
     /// is written `-H 'Name;'`, the tool's spelling of it.

@@ -70,6 +70,19 @@ import Testing
         Cookie(name: "theme", value: "dark", domain: "example.com", isHostOnly: false),
     ]
 
+    @Test func keepsDotSegmentsWithPathAsIs() throws {
+        var request = HTTPRequest(url: URL(string: "https://api.example.com/a/../b")!)
+        try request.headers.set(name: "User-Agent", value: "app")
+        let squashed = request.curlDescription()
+        request.sendsPathAsIs = true
+
+        #expect(
+            request.curlDescription()
+                == "curl -X 'GET' -H 'User-Agent: app' --path-as-is 'https://api.example.com/a/../b'"
+        )
+        #expect(squashed == "curl -X 'GET' -H 'User-Agent: app' 'https://api.example.com/a/../b'")
+    }
+
     @Test func sendsTheStoresCookiesWithValuesRedacted() throws {
         let request = try request(.get, [("User-Agent", "app")])
 
