@@ -67,7 +67,10 @@ extension CurlTransferState {
             do {
                 discards = try download.accept(status: status, headers: headers, url: request.url) == .discard
             } catch {
-                pendingFailure = error
+                // No `.response` event announces a refused head (its body must not reach the file
+                // or the session's download handlers), so the error carries it: a 416's
+                // `Content-Range: bytes */N` tells the caller whether the file is already complete.
+                pendingFailure = error.with(response: response)
                 return 0
             }
             expectedBodyBytes = download.expectedLength
@@ -300,15 +303,16 @@ extension CurlTransferState {
 }
 
 extension TransportError {
-    /// The same error with metrics attached.
-    func with(metrics: TransferMetrics) -> TransportError {
+    /// The same error with `metrics` attached, or carrying the response head it refused.
+    func with(metrics: TransferMetrics? = nil, response: HTTPResponse? = nil) -> TransportError {
         TransportError(
             category: category,
             code: code,
             message: message,
             url: url,
-            metrics: metrics,
-            underlying: underlying
+            metrics: metrics ?? self.metrics,
+            underlying: underlying,
+            response: response ?? self.response
         )
     }
 }

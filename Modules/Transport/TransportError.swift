@@ -77,6 +77,18 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public let metrics: TransferMetrics?
     /// The error underneath (a body reader's error, say).
     public let underlying: (any Error)?
+    /// The response head that the failure refused, when the transport read one before failing: the
+    /// `416` that answers a resumed download's `Range` (its `Content-Range: bytes */N` names the
+    /// full length, RFC 9110 §15.5.17). No ``TransferEvent/response(_:)`` announces such a head, so
+    /// the session treats the transfer as one that got no response (a resumed download keeps its
+    /// partial file) and the head is found here, through `SessionError.transportError`.
+    ///
+    /// ```swift
+    /// if let refused = error.response, refused.status.code == 416 {
+    ///     print(refused.headers["Content-Range"] ?? "no length")  // "bytes */10240"
+    /// }
+    /// ```
+    public let response: HTTPResponse?
 
     /// Creates an error.
     ///
@@ -87,13 +99,15 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     ///   - url: The URL of the transfer.
     ///   - metrics: The metrics gathered before the failure.
     ///   - underlying: The error underneath.
+    ///   - response: The response head the failure refused, when one was read.
     public init(
         category: Category,
         code: Int? = nil,
         message: String,
         url: URL? = nil,
         metrics: TransferMetrics? = nil,
-        underlying: (any Error)? = nil
+        underlying: (any Error)? = nil,
+        response: HTTPResponse? = nil
     ) {
         self.category = category
         self.code = code
@@ -101,6 +115,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         self.url = url
         self.metrics = metrics
         self.underlying = underlying
+        self.response = response
     }
 
     /// `"timedOut (code 28): Operation timed out after 1001 milliseconds [http://127.0.0.1:8080/slow]"`

@@ -36,6 +36,24 @@ import Testing
         #expect(!finishedBody)
     }
 
+    @Test func aRefusedHeadStaysWithTheFailureAndItsMetrics() throws {
+        var headers = HTTPHeaders()
+        try headers.add(name: "Content-Range", value: "bytes */10240")
+        let refused = HTTPResponse(status: HTTPStatus(code: 416), headers: headers, url: url)
+        var completion = TransferCompletion(code: 23, url: url, metrics: TransferMetrics())
+        completion.pendingFailure = TransportError(category: .resumeFailed, message: "416", url: url)
+            .with(response: refused)
+
+        guard case .failed(let error) = completion.outcome(finishingBody: { nil }) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.category == .resumeFailed)
+        #expect(error.metrics != nil)
+        #expect(error.response?.status.code == 416)
+        #expect(error.response?.headers["Content-Range"] == "bytes */10240")
+    }
+
     @Test func aOneShotBodyThatMustBeResentFailsAsConsumed() {
         var completion = TransferCompletion(code: 65, url: url, metrics: TransferMetrics())
         completion.sendsOneShotBody = true
