@@ -98,6 +98,7 @@ enum CourierHelp {
                             --no-proxy ignores http_proxy and friends
           --cacert=FILE     trust the CAs in FILE (PEM) instead of the system store
           --verify=yes|no|FILE  httpie's spelling: no is --insecure, FILE is --cacert
+          --path-as-is      send the URL's path as typed: /a/../b goes out as it is, not as /b
 
         authentication:
           -a, --auth=USER[:PASS]  credentials; without PASS, asked for on a terminal (with no

@@ -26,7 +26,9 @@ struct MessageWriter {
     /// The request as it goes out (`H`, `B`), and with `--verbose` its cURL description.
     func writeRequest(_ request: HTTPRequest) throws(CommandFailure) {
         if selection.shows("H") {
-            var head = paint(request.method.rawValue, "32") + " " + Self.target(of: request.url) + " HTTP/1.1\n"
+            // The path as libcurl sends it: dot segments removed (RFC 3986 §5.2.4) unless kept.
+            let sent = request.sendsPathAsIs ? request.url : request.url.standardized
+            var head = paint(request.method.rawValue, "32") + " " + Self.target(of: sent) + " HTTP/1.1\n"
             var headers = request.headers
             if !headers.contains(name: "Host"), let host = Self.authority(of: request.url) {
                 var withHost = HTTPHeaders()

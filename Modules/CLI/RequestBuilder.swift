@@ -85,6 +85,7 @@ struct RequestBuilder {
         }
         try authentication?.apply(to: &request)
         if let connectTimeout = line.connectTimeout { request.connectTimeout = connectTimeout }
+        request.sendsPathAsIs = line.pathAsIs
         return request
     }
 

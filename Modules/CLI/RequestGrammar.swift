@@ -74,6 +74,8 @@ struct RequestCommandLine {
     var chunked = false
     /// `--all`: print every hop of a followed redirect, not only the last response.
     var printsAllHops = false
+    /// `--path-as-is`: send the URL's path with its `.` and `..` segments, as typed.
+    var pathAsIs = false
 
     enum HTTPVersionChoice {
         case automatic
@@ -125,6 +127,7 @@ enum RequestGrammar {
         "-xx": { $0.compress += 2 },
         "--chunked": { $0.chunked = true },
         "--all": { $0.printsAllHops = true },
+        "--path-as-is": { $0.pathAsIs = true },
     ]
 
     private static let options: Set<String> = [

@@ -11,7 +11,7 @@ enum ShellCompletion {
         "--timeout", "--connect-timeout", "--max-redirects", "--retries", "--proxy", "--no-proxy", "--cacert",
         "--verify", "--header", "--auth", "--auth-type", "--ignore-netrc", "--pin-key", "--pin-cert", "--crlfile",
         "--ocsp", "--cert", "--cert-key", "--cert-key-pass", "--insecure", "--raw", "--compress", "--chunked", "--all",
-        "--session", "--session-read-only",
+        "--path-as-is", "--session", "--session-read-only",
         "--http1.1", "--http2",
         "--stream", "--wait-for-network", "--progress", "--metrics", "--report-rss", "--version", "--help",
         "--completion",
