@@ -73,7 +73,8 @@ enum CourierHelp {
                             resumes with Range and If-Range, so a file that changed on the server
                             restarts cleanly; httpie resumes without If-Range and splices two
                             versions. A partial file without its record is downloaded again;
-                            a 416 answer means FILE is already complete (as httpie takes it)
+                            a 416 answer means FILE is already complete (as httpie takes it),
+                            unless its Content-Range names another length than FILE's
           --progress        draw the progress line even when stderr is not a terminal, for
                             uploads too (on a terminal, bodies over 1 MiB draw one anyway)
 

@@ -70,21 +70,8 @@ struct DownloadRunner {
                 }
             task.resume()
         }
-        if let resumeData, response.error?.kind == .transport(.resumeFailed) || response.response?.status.code == 416 {
-            // The transport reports a 416 as a resume failure without its head; a HEAD for the
-            // same version tells whether the file already holds every byte.
-            var probe = HTTPRequest(method: .head, url: resumeData.url)
-            probe.headers = request.headers
-            let head = await session.response(
-                for: probe,
-                serializer: DataResponseSerializer(validator: ResponseValidator(acceptableStatusCodes: nil))
-            )
-            if let head = head.response, head.status.code == 200,
-                head.headers["Content-Length"].flatMap(Int64.init) == Self.size(of: file),
-                resumeData.entityTag == nil || head.headers["ETag"] == resumeData.entityTag
-            {
-                return alreadyComplete(file, resumeData: resumeData, response: nil)
-            }
+        if resumeData != nil, let refusal = response.error?.transportError?.response, refusal.status.code == 416 {
+            return alreadyComplete(file, refusal: refusal)
         }
         let saved = response.error == nil ? response.filePath ?? file : file
         let size = Self.size(of: saved)
@@ -131,9 +118,11 @@ struct DownloadRunner {
     /// A `416` to `--continue`'s `Range`: the file already holds every byte, so the download is
     /// done, as httpie takes it; when the server names its length (`Content-Range: bytes */N`,
     /// RFC 9110 §15.5.17) and the file's differs, the file is not that resource and it is an error.
-    private func alreadyComplete(_ file: String, resumeData: ResumeData, response: HTTPResponse?) -> Int32 {
+    /// The session reports the `416` as a failed resume whose transport error carries the head
+    /// (`TransportError.response`), and keeps the file and its record as they were.
+    private func alreadyComplete(_ file: String, refusal: HTTPResponse) -> Int32 {
         let size = Self.size(of: file)
-        let range = response?.headers["Content-Range"] ?? ""
+        let range = refusal.headers["Content-Range"] ?? ""
         if range.hasPrefix("bytes */"), let length = Int64(range.dropFirst("bytes */".count)), length != size {
             StandardStreams.printError(
                 "courier: error: the server's file is \(length) bytes but \(file) has \(size); "
