@@ -66,16 +66,11 @@ enum ContentDisposition {
                     value.unicodeScalars.append(next)
                     scalars.removeFirst()
                 }
-                value = trimmed(value)
+                value = value.trimmed
             }
-            result.append((trimmed(name).lowercased(), value))
+            result.append((name.trimmed.lowercased(), value))
         }
         return result
-    }
-
-    private static func trimmed(_ text: String) -> String {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(text.drop(while: isBlank).reversed().drop(while: isBlank).reversed())
     }
 
     /// RFC 8187's `charset'language'percent-encoded`; UTF-8 and ISO-8859-1 are the charsets it

@@ -126,12 +126,6 @@ struct PersistentSession {
     }
 }
 
-extension String {
-    fileprivate var trimmed: String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
-    }
-}
-
 extension RequestItem {
     /// The header an item sets or removes, if it is a header item.
     fileprivate var headerName: String? {
