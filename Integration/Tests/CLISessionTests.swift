@@ -122,4 +122,35 @@ import Testing
         #expect(echoed["Cookie"]?.contains("second=courier") == true)
         #expect(echoed["Cookie"]?.contains("from=httpie") == true)
     }
+
+    /// `--verbose` prints the `Cookie` field the cookie jar adds from the session, as httpie's
+    /// request head shows its session's cookies, and the curl command line carries it too.
+    @Test(.enabled(if: ready, "httpbin or the courier binary missing"))
+    func verboseShowsTheCookieTheSessionSends() async throws {
+        let base = try #require(CurlTestServers.httpbin)
+        let directory = try folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/cookies.json"
+        let session = """
+            {"__meta__": {"about": "HTTPie session file", "httpie": "3.2.4"},
+             "auth": {"raw_auth": null, "type": null},
+             "cookies": [{"domain": "", "expires": null, "name": "sid", "path": "/", "secure": false, "value": "42"}],
+             "headers": []}
+            """
+        try Data(session.utf8).write(to: URL(fileURLWithPath: path))
+
+        let result = try await CLIProcess.run([
+            "--no-proxy", "-v", "--pretty=none", "--session-read-only", path, base.adding("/cookies").absoluteString,
+        ])
+
+        #expect(result.status == 0, "\(result.standardError)")
+        let text = result.outputText
+        let requestHead = text.components(separatedBy: "\n\n").first ?? ""
+        #expect(requestHead.hasPrefix("GET /cookies HTTP/1.1\nHost: "), "\(text)")
+        #expect(requestHead.contains("\nCookie: sid=42\n"), "\(text)")
+        #expect(text.contains("-b 'sid=***'"), "\(text)")
+        #expect(text.contains("\"sid\": \"42\""), "the server received the cookie: \(text)")
+        let offline = try await CLIProcess.run(["--offline", "--session-read-only", path, base.absoluteString])
+        #expect(offline.outputText.contains("\nCookie: sid=42\n"), "\(offline.outputText)")
+    }
 }

@@ -46,7 +46,9 @@ enum CourierHelp {
                             body, m metrics. Default: hb on a terminal, b when redirected
           -h, --headers     --print=h;   -b, --body  --print=b
           -v, --verbose     --print=HBhbm and the request as a curl command line; errors add the
-                            library's description and libcurl's code (--debug adds only that)
+                            library's description and libcurl's code (--debug adds only that).
+                            The request head shows the Cookie header the cookie jar (and
+                            --session) adds
           -q, --quiet       print nothing on stdout (errors and warnings still go to stderr)
           --pretty=STYLE    all (colour and formatted JSON, the default on a terminal), colors,
                             format (JSON indented by 4), none (the default when redirected)

@@ -23,19 +23,20 @@ struct MessageWriter {
         headers.fields.map { paint($0.name, "36") + ": " + $0.value + "\n" }.joined()
     }
 
-    /// The request as it goes out (`H`, `B`), and with `--verbose` its cURL description.
-    func writeRequest(_ request: HTTPRequest) throws(CommandFailure) {
+    /// The request as it goes out (`H`, `B`), and with `--verbose` its cURL description;
+    /// `jarCookies` are those the transport's cookie store adds, in sending order.
+    func writeRequest(_ request: HTTPRequest, jarCookies: [Cookie] = []) throws(CommandFailure) {
         if selection.shows("H") {
             // The path as libcurl sends it: dot segments removed (RFC 3986 §5.2.4) unless kept.
             let sent = request.sendsPathAsIs ? request.url : request.url.standardized
             var head = paint(request.method.rawValue, "32") + " " + Self.target(of: sent) + " HTTP/1.1\n"
-            var headers = request.headers
-            if !headers.contains(name: "Host"), let host = Self.authority(of: request.url) {
-                var withHost = HTTPHeaders()
-                try? withHost.add(name: "Host", value: host)
-                withHost.addMissing(from: headers)
-                headers = withHost
+            // libcurl's order: `Host`, the `Cookie` field from its store, then the request's fields.
+            var headers = HTTPHeaders()
+            if !request.headers.contains(name: "Host"), let host = Self.authority(of: request.url) {
+                try? headers.add(name: "Host", value: host)
             }
+            if let stored = Cookie.headerValue(for: jarCookies) { try? headers.add(name: "Cookie", value: stored) }
+            for field in request.headers { headers.add(field) }
             head += fields(headers)
             try emit(head + "\n")
         }
@@ -52,7 +53,7 @@ struct MessageWriter {
             }
         }
         if selection.showsCurlDescription {
-            try emit(paint(request.curlDescription(), "2") + "\n\n")
+            try emit(paint(request.curlDescription(style: .singleLine, cookies: jarCookies), "2") + "\n\n")
         }
     }
 

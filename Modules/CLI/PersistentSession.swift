@@ -63,23 +63,24 @@ struct PersistentSession {
 
     /// Puts the session's cookies, and a `Cookie` header's pairs, in `store`.
     func seed(_ store: any CookieStore, line: RequestCommandLine) async throws {
-        for stored in file.cookies {
+        try await store.setCookies(cookies(line))
+    }
+
+    /// The session's cookies, then a `Cookie` header's pairs, as the cookie store takes them.
+    func cookies(_ line: RequestCommandLine) -> [Cookie] {
+        let stored = file.cookies.map { stored in
             let domain = stored.domain ?? ""
-            try await store.setCookie(
-                Cookie(
-                    name: stored.name,
-                    value: stored.value,
-                    domain: domain.isEmpty ? host : domain,
-                    path: stored.path ?? "/",
-                    expiry: stored.expires.map { Date(timeIntervalSince1970: TimeInterval($0)) },
-                    isSecure: stored.secure ?? false,
-                    isHostOnly: !domain.hasPrefix(".")
-                )
+            return Cookie(
+                name: stored.name,
+                value: stored.value,
+                domain: domain.isEmpty ? host : domain,
+                path: stored.path ?? "/",
+                expiry: stored.expires.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+                isSecure: stored.secure ?? false,
+                isHostOnly: !domain.hasPrefix(".")
             )
         }
-        for pair in Self.cookiePairs(line) {
-            try await store.setCookie(Cookie(name: pair.name, value: pair.value, domain: host))
-        }
+        return stored + Self.cookiePairs(line).map { Cookie(name: $0.name, value: $0.value, domain: host) }
     }
 
     /// Writes the session back, unless it is read-only and already existed.

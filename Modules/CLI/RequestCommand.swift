@@ -4,6 +4,7 @@ internal import CourierHTTP
 internal import CourierSerialization
 internal import CourierSessionCore
 internal import CourierSessionEngine
+internal import CourierTransport
 internal import FoundationEssentials
 
 #if canImport(Glibc)
@@ -58,14 +59,28 @@ enum RequestCommand {
             descriptor: descriptor,
             isTerminal: !toFile && OutputSelection.stdoutIsTerminal
         )
-        try writer.writeRequest(request)
-        if line.offline { return ExitStatus.success }
-        if line.chunked { request = RequestFraming.chunked(request) }
+        if line.offline {
+            let cookies = session.map { Cookie.matching($0.cookies(line), for: request.url) } ?? []
+            try writer.writeRequest(request, jarCookies: cookies)
+            return ExitStatus.success
+        }
 
         let client = try makeClient(line, original: request)
         let status: Int32
         do {
-            if let session, let store = client.transport.cookieStore { try await session.seed(store, line: line) }
+            let store = client.transport.cookieStore
+            if let session, let store { try await session.seed(store, line: line) }
+            // The head shows the `Cookie` field libcurl adds from the jar, as httpie's shows the
+            // one its session adds; the jar is asked only when the head is printed.
+            let showsCookies = writer.selection.shows("H") || writer.selection.showsCurlDescription
+            let jarCookies =
+                if let store, showsCookies, request.handlesCookies ?? client.transport.requestDefaults.handlesCookies {
+                    try await store.cookies(for: request.url)
+                } else {
+                    [Cookie]()
+                }
+            try writer.writeRequest(request, jarCookies: jarCookies)
+            if line.chunked { request = RequestFraming.chunked(request) }
             status = try await perform(request, line: line, client: client, writer: writer)
             try await session?.save(line: line, givenAuth: commandLine.auth, store: client.transport.cookieStore)
         } catch {
