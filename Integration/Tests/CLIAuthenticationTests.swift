@@ -95,6 +95,42 @@ import Testing
         #expect(badType.standardError.hasPrefix("courier: --auth-type takes basic, digest or bearer"))
     }
 
+    /// On a terminal, `-a USER` asks for the password with echo off (`pty_prompt.py` types it only
+    /// once the terminal no longer echoes), and the request carries what was typed.
+    @Test(
+        .enabled(if: httpbinReady, "httpbin not set"),
+        .enabled(if: IntegrationEnvironment.python != nil, "COURIER_PYTHON not set")
+    )
+    func aMissingPasswordIsAskedForOnTheTerminalWithoutEcho() async throws {
+        let base = try #require(CurlTestServers.httpbin)
+        let port = try #require(base.port)
+        let binary = try #require(CLIProcess.binary)
+        let password = "s3cr3t-typed"
+
+        let run = try await runPythonTool(
+            "pty_prompt.py",
+            arguments: [
+                "--answer", password, "--", binary, "--no-proxy", "--check-status", "-a", "user",
+                base.adding("/basic-auth/user/\(password)").absoluteString,
+            ],
+            input: Data()
+        )
+
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any],
+            "\(run.outputText)"
+        )
+        let terminal = report["terminal"] as? String ?? ""
+        #expect(report["echo_off"] as? Bool == true, "\(terminal)")
+        #expect(report["status"] as? Int == 0, "\(terminal)")
+        #expect(terminal.contains("http: password for user@127.0.0.1:\(port): "), "\(terminal)")
+        #expect(!terminal.contains(password), "the typed password was echoed: \(terminal)")
+        let body = Data((report["stdout"] as? String ?? "").utf8)
+        let echoed = try JSONSerialization.jsonObject(with: body) as? [String: Any]
+        #expect(echoed?["authenticated"] as? Bool == true)
+        #expect(echoed?["user"] as? String == "user")
+    }
+
     /// The session drops `Authorization` (and a Digest credential) when a followed redirect leaves
     /// the origin: 127.0.0.1 and localhost are different hosts, so different origins.
     @Test(.enabled(if: httpbinReady, "httpbin not set"))
