@@ -197,7 +197,7 @@ public final class CurlTransport: HTTPTransport {
     /// byte stream.
     ///
     /// The handle offers `http/1.1` alone in ALPN and stays in the loop's multi handle until the
-    /// connection is closed, by ``RawConnection/close()``, by dropping it, or by ``shutdown()``
+    /// connection is closed, by `RawConnection.close()`, by dropping it, or by ``shutdown()``
     /// (its reads and writes then fail with `TransportError.Category.shutDown`). The connect
     /// timeout and the request's total timeout bound the opening only.
     ///
