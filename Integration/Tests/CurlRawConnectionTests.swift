@@ -109,7 +109,7 @@ import Testing
         await transport.shutdown()
     }
 
-    @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))
+    @Test(.enabled(if: proxy != nil, "TEST_PROXY_URL not set"))
     func aProxyThatRefusesTheTunnelIsAProxyFailure() async throws {
         // tinyproxy allows CONNECT to the test servers' ports only: 9 (discard) is refused with 403.
         let proxy = try #require(Self.proxy)
@@ -290,6 +290,22 @@ import Testing
         }
         #expect(error?.category == .cannotConnect, "\(String(describing: error))")
         #expect(error?.code == 7)
+    }
+
+    @Test func theTransportsTimeoutsBoundTheOpeningOnly() async throws {
+        let listener = try LoopbackListener()
+        let (transport, connection) = try await Self.open(try #require(listener.url)) {
+            $0.totalTimeout = .milliseconds(300)
+            $0.idleTimeout = .milliseconds(300)
+        }
+        let peer = try await listener.acceptPeer()
+        try await Task.sleep(for: .milliseconds(1200))
+        try await connection.write(Array("still open".utf8))
+        #expect(try await LoopbackListener.receiveUntilClosed(peer, expecting: 10) == Array("still open".utf8)[...])
+        await connection.close()
+        Glibc.close(peer)
+        await transport.shutdown()
+        listener.close()
     }
 
     @Test func shutdownClosesOpenConnections() async throws {
