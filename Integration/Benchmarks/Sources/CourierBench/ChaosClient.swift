@@ -46,10 +46,13 @@ enum ChaosClient {
         let httpbin: String
         let fault: String
         let faultH2: String
-        let blobPath: String
+        /// The server's files, for the byte-for-byte comparisons (a SHA-256 of each is hashed once
+        /// and reported; a file that differs gets its own hashed for the report).
+        let blob: Data
         let blobDigest: String
-        let textDigest: String
+        let text: Data
         let downloads: String
+        let deadline: ContinuousClock.Instant
         let ledger: ChaosLedger
         let session: SessionManager
     }
@@ -98,9 +101,8 @@ enum ChaosClient {
             log("usage: CourierBench child-chaos SECONDS SEED CONCURRENCY (with the chaos proxy's environment)")
             exit(2)
         }
-        let blobPath = www + "/" + ChaosGroup.blobName
-        guard let blobDigest = ChaosSHA256.hex(ofFile: blobPath),
-            let textDigest = ChaosSHA256.hex(ofFile: www + "/text.txt")
+        guard let blob = FileManager.default.contents(atPath: www + "/" + ChaosGroup.blobName),
+            let text = FileManager.default.contents(atPath: www + "/text.txt")
         else {
             log("chaos: FAILED: cannot read the served files in \(www)")
             exit(1)
@@ -121,26 +123,27 @@ enum ChaosClient {
         configuration.maxConnectionsPerHost = concurrency
         let transport = CurlTransport(configuration: configuration)
         let ledger = ChaosLedger()
+        let began = ContinuousClock.now
+        let deadline = began + .seconds(seconds)
         let session = SessionManager(transport: transport, interceptor: RetryPolicy())
         let setup = Setup(
             nginx: nginx,
             httpbin: httpbin,
             fault: fault,
             faultH2: faultH2,
-            blobPath: blobPath,
-            blobDigest: blobDigest,
-            textDigest: textDigest,
+            blob: blob,
+            blobDigest: ChaosSHA256.hex(of: blob),
+            text: text,
             downloads: downloads,
+            deadline: deadline,
             ledger: ledger,
             session: session
         )
 
-        let began = ContinuousClock.now
-        let deadline = began + .seconds(seconds)
         // Operations in flight at the deadline get this long to end (their timeouts are shorter);
         // a task still open after it is lost, and the run a hang.
         let grace = Duration.seconds(45)
-        let warmUp = Duration.seconds(min(10, max(2, seconds / 10)))
+        let warmUp = Duration.seconds(min(30, max(10, seconds / 10)))
         let peak = Peak()
         let finished = Atomic(false)
         let workers = Task {
@@ -157,7 +160,7 @@ enum ChaosClient {
         let warm = Sample.now()
         peak.record(warm)
         log("chaos: warm (t=\(warmUp)): \(warm.text)")
-        var nextReport = began + .seconds(30)
+        var nextReport = began + .seconds(10)
         while !finished.load(ordering: .acquiring) && ContinuousClock.now < deadline + grace {
             try? await Task.sleep(for: .milliseconds(250))
             let now = Sample.now()
@@ -167,7 +170,7 @@ enum ChaosClient {
                 log(
                     "chaos: t=\((ContinuousClock.now - began).components.seconds) s started=\(book.started) completed=\(book.completed) \(now.text)"
                 )
-                nextReport += .seconds(30)
+                nextReport += .seconds(10)
             }
         }
         let hung = !finished.load(ordering: .acquiring)
@@ -240,6 +243,9 @@ enum ChaosClient {
         for (outcome, count) in book.outcomes.sorted(by: { $0.key < $1.key }) {
             emit(BenchLine(workload: "chaos-outcome", variant: outcome, metrics: [("count", Double(count))]))
         }
+        for (kind, count) in book.notes.sorted(by: { $0.key < $1.key }) {
+            emit(BenchLine(workload: "chaos-note", variant: kind, metrics: [("count", Double(count))]))
+        }
         func mib(_ value: Double) -> Double { (value * 10).rounded() / 10 }
         emit(
             BenchLine(
@@ -281,7 +287,7 @@ enum ChaosClient {
         }
         if failures.isEmpty {
             log(
-                "chaos: passed: \(book.started) tasks, each completed exactly once; \(book.downloadsIdentical) downloads byte-identical"
+                "chaos: passed: \(book.started) tasks, each completed exactly once; \(book.downloadsIdentical) downloads byte-identical to the server's file (SHA-256 \(setup.blobDigest))"
             )
         }
         // A hung run cannot wait for its workers: leave at once.
@@ -303,7 +309,10 @@ enum ChaosClient {
 
     /// The kernel's TCP and unix socket tables, for a report of sockets left open.
     static func socketTable() -> String {
-        ["/proc/self/net/tcp", "/proc/self/net/tcp6", "/proc/self/net/udp", "/proc/self/net/udp6", "/proc/self/net/unix", "/proc/self/net/netlink", "/proc/self/net/raw"].map { path in
+        [
+            "/proc/self/net/tcp", "/proc/self/net/tcp6", "/proc/self/net/udp", "/proc/self/net/udp6",
+            "/proc/self/net/unix", "/proc/self/net/netlink", "/proc/self/net/raw",
+        ].map { path in
             (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         }.joined(separator: "\n")
     }
@@ -311,7 +320,9 @@ enum ChaosClient {
     static func worker(_ index: Int, seed: UInt64, setup: Setup, until deadline: ContinuousClock.Instant) async {
         var generator = ChaosRandom(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
         // COURIER_CHAOS_ONLY=op,op narrows the mix, to find which operation a failure comes from.
-        let only = ProcessInfo.processInfo.environment["COURIER_CHAOS_ONLY"].map { $0.split(separator: ",").map(String.init) }
+        let only = ProcessInfo.processInfo.environment["COURIER_CHAOS_ONLY"].map {
+            $0.split(separator: ",").map(String.init)
+        }
         let mix = Operation.allCases.filter { only?.contains($0.rawValue) ?? true }
         let totalWeight = mix.reduce(0) { $0 + $1.weight }
         var sequence = 0
@@ -411,13 +422,18 @@ enum ChaosClient {
         switch operation {
         case .getSmall:
             guard let request = request(setup.nginx, "/small") else { return }
-            file(await data(request)) { $0 == Data(repeating: UInt8(ascii: "a"), count: 100) ? nil : "/small: \($0.count) bytes" }
+            file(await data(request)) {
+                $0 == Data(repeating: UInt8(ascii: "a"), count: 100) ? nil : "/small: \($0.count) bytes"
+            }
         case .redirect:
             guard let request = request(setup.nginx, "/redirect") else { return }
             let response = await data(request)
             file(response) { body in
-                guard body == Data(repeating: UInt8(ascii: "a"), count: 100) else { return "/redirect: \(body.count) bytes" }
-                return response.response?.url?.path == "/small" ? nil : "/redirect ended at \(String(describing: response.response?.url))"
+                guard body == Data(repeating: UInt8(ascii: "a"), count: 100) else {
+                    return "/redirect: \(body.count) bytes"
+                }
+                return response.response?.url?.path == "/small"
+                    ? nil : "/redirect ended at \(String(describing: response.response?.url))"
             }
         case .postEcho:
             let size = Int.random(in: 1...32_768, using: &generator)
@@ -434,7 +450,8 @@ enum ChaosClient {
             let body = Data(repeating: UInt8(ascii: "u"), count: size)
             guard let request = request(setup.nginx, "/upload", method: .post, body: body) else { return }
             file(await data(request)) { reply in
-                String(decoding: reply, as: UTF8.self).hasPrefix("\(size)\n") ? nil : "/upload counted \(String(decoding: reply, as: UTF8.self)) for \(size)"
+                String(decoding: reply, as: UTF8.self).hasPrefix("\(size)\n")
+                    ? nil : "/upload counted \(String(decoding: reply, as: UTF8.self)) for \(size)"
             }
         case .retried:
             // The fault server's `/flaky` fails the first request of each id with a 503: one retry
@@ -469,11 +486,16 @@ enum ChaosClient {
         let reading = Task { () -> (String, String?) in
             do throws(SessionError) {
                 let stream = try await session.streamingResponse(for: request)
-                var hash = ChaosSHA256()
+                var received = Data()
                 var iterator = stream.body.makeAsyncIterator()
-                while let chunk = try await iterator.next() { hash.update(chunk) }
+                while let chunk = try await iterator.next() { received.append(chunk) }
                 guard stream.response.status.code == 200 else { return ("ok", nil) }
-                return hash.finish() == setup.textDigest ? ("ok", nil) : ("CORRUPT", "streamed /text.txt differs")
+                return received == setup.text
+                    ? ("ok", nil)
+                    : (
+                        "CORRUPT",
+                        "streamed /text.txt: \(received.count) bytes, SHA-256 \(ChaosSHA256.hex(of: received))"
+                    )
             } catch {
                 return (outcome(of: error), error.message)
             }
@@ -511,38 +533,64 @@ enum ChaosClient {
         var cancel: Duration? = cancelAfter ?? .milliseconds(Int.random(in: 1...400, using: &generator))
         var resumeData: ResumeData?
         var resumes = 0
+        var previous = "none"
         defer {
             try? FileManager.default.removeItem(atPath: destination)
             try? FileManager.default.removeItem(atPath: options.partialFilePath ?? "")
         }
-        for attempt in 0..<8 {
-            let response: DownloadResponse = await completion("\(what) attempt \(attempt)", ledger: ledger, cancelAfter: cancel) { done in
+        for attempt in 0..<8 where attempt == 0 || ContinuousClock.now < setup.deadline {
+            let attemptStart = ContinuousClock.now
+            let response: DownloadResponse = await completion(
+                "\(what) attempt \(attempt)",
+                ledger: ledger,
+                cancelAfter: cancel
+            ) { done in
                 if let resumeData {
-                    session.downloadTask(withResumeData: resumeData, options: options, destination: choose, completion: done)
+                    session.downloadTask(
+                        withResumeData: resumeData,
+                        options: options,
+                        destination: choose,
+                        completion: done
+                    )
                 } else {
                     session.downloadTask(with: request, options: options, destination: choose, completion: done)
                 }
             }
             if resumeData != nil { resumes += 1 }
-            cancel = Int.random(in: 0..<4, using: &generator) == 0 ? .milliseconds(Int.random(in: 1...400, using: &generator)) : nil
+            let cancelled = cancel
+            cancel =
+                Int.random(in: 0..<4, using: &generator) == 0
+                ? .milliseconds(Int.random(in: 1...400, using: &generator)) : nil
             if let error = response.error {
                 ledger.file(Operation.download.rawValue, outcome: outcome(of: error), detail: error.message)
+                if error.kind == .transport(.resumeFailed) {
+                    // A cancel that lands as the last bytes arrive leaves resume data for the whole
+                    // file, which the server then refuses (416): counted, to be looked into.
+                    ledger.note("resume-refused-after", detail: previous)
+                }
+                previous =
+                    "\(outcome(of: error)) (\(error.message)) with resume data at \(response.resumeData.map { String($0.offset) } ?? "none"), cancel \(cancelled.map { "\($0)" } ?? "none"), ended after \(ContinuousClock.now - attemptStart), \(response.metrics.count) transfer(s), status \(response.response.map { String($0.status.code) } ?? "none")"
                 // Without resume data (the head never came, or nothing can be resumed) start over;
                 // so does a refused resume, as `courier download` does (a 416 keeps resume data).
                 resumeData = error.kind == .transport(.resumeFailed) ? nil : response.resumeData
                 continue
             }
             guard let path = response.filePath else {
-                ledger.file(Operation.download.rawValue, outcome: "UNTYPED", detail: "a download with neither a file nor an error")
+                ledger.file(
+                    Operation.download.rawValue,
+                    outcome: "UNTYPED",
+                    detail: "a download with neither a file nor an error"
+                )
                 ledger.fileDownload(identical: false, resumes: resumes)
                 return
             }
-            let digest = ChaosSHA256.hex(ofFile: path)
-            let identical = digest == setup.blobDigest
+            let identical = FileManager.default.contents(atPath: path) == setup.blob
             ledger.file(
                 Operation.download.rawValue,
                 outcome: identical ? "ok" : "CORRUPT",
-                detail: identical ? nil : "\(name): SHA-256 \(digest ?? "unreadable") after \(resumes) resumes"
+                detail: identical
+                    ? nil
+                    : "\(name): SHA-256 \(ChaosSHA256.hex(ofFile: path) ?? "unreadable") (the server's \(setup.blobDigest)) after \(resumes) resumes"
             )
             ledger.fileDownload(identical: identical, resumes: resumes)
             return

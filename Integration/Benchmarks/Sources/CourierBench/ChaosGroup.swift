@@ -52,7 +52,8 @@ enum ChaosGroup {
         proxy.waitUntilExit()
         try? FileManager.default.removeItem(atPath: www + "/" + blobName)
         if let failure {
-            log("chaos: FAILED: \(failure); seed \(seed) repeats the schedule")
+            // The child names its own failures (`chaos: FAILED: …`); a hang or a crash it cannot.
+            log("chaos: \(failure); seed \(seed) repeats the schedule")
             exit(1)
         }
     }
@@ -69,12 +70,12 @@ enum ChaosGroup {
                 if parts.count == 2 { proxyEnvironment[parts[0]] = parts[1] }
             }
         }
-        guard proxyEnvironment["CHAOS_FAULT_URL"] != nil else { return "the chaos proxy did not start" }
+        guard proxyEnvironment["CHAOS_FAULT_URL"] != nil else { return "FAILED: the chaos proxy did not start" }
         let child = Process()
         child.executableURL = URL(fileURLWithPath: executable)
         child.arguments = arguments
         child.environment = ProcessInfo.processInfo.environment.merging(proxyEnvironment) { _, new in new }
-        do { try child.run() } catch { return "the child did not start: \(error)" }
+        do { try child.run() } catch { return "FAILED: the child did not start: \(error)" }
         // The child judges its own hang (45 s after its deadline); this is the backstop for one
         // that cannot (a deadlock that stops its clock loop too).
         let limit = Date().addingTimeInterval(Double(seconds) + 120)
@@ -82,12 +83,12 @@ enum ChaosGroup {
         if child.isRunning {
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
-            return "hang: the child had not ended 2 minutes after its deadline, and was killed"
+            return "FAILED: hang: the child had not ended 2 minutes after its deadline, and was killed"
         }
-        guard child.terminationReason == .exit, child.terminationStatus == 0 else {
-            let how = child.terminationReason == .exit ? "exit status" : "crash: signal"
-            return "the child failed (\(how) \(child.terminationStatus))"
+        guard child.terminationReason == .exit else {
+            return "FAILED: crash: the child died of signal \(child.terminationStatus)"
         }
+        guard child.terminationStatus == 0 else { return "the child failed (exit status \(child.terminationStatus))" }
         return nil
     }
 

@@ -22,8 +22,10 @@ final class ChaosLedger: Sendable {
         var downloadsGivenUp = 0
         var resumes = 0
         var corrupted: [String] = []
-        /// The first message of each kind of error, for the report.
+        /// The first message of each kind of error or note, for the report.
         var examples: [String: String] = [:]
+        /// Things worth knowing that are not completions, by kind.
+        var notes: [String: Int] = [:]
     }
 
     let book = Mutex(Book())
@@ -60,6 +62,14 @@ final class ChaosLedger: Sendable {
             if outcome == "CORRUPT" || outcome == "UNTYPED" {
                 book.corrupted.append("\(operation): \(detail ?? outcome)")
             }
+        }
+    }
+
+    /// Files an observation that is not a completion, with the first detail of its kind.
+    func note(_ kind: String, detail: String) {
+        book.withLock { book in
+            book.notes[kind, default: 0] += 1
+            if book.examples[kind] == nil { book.examples[kind] = detail }
         }
     }
 
