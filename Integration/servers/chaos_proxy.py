@@ -37,8 +37,10 @@ import random
 import resource
 import signal
 import socket
-import struct
 import sys
+
+# The fault server beside this file: its RST and its atomic ready file.
+from fault_server import send_reset, write_ready_file
 
 log = logging.getLogger("chaos_proxy")
 
@@ -61,7 +63,8 @@ class Plan:
         self.kind = rng.choices(FAULTS, WEIGHTS)[0]
         # Most faults act on the response; a reset sometimes cuts the request instead.
         self.on_request = self.kind == "reset" and rng.random() < 0.2
-        self.offset = rng.randint(0, 96 * 1024)
+        # A request cut lands in a GET's head now and then, in a POST's body mostly.
+        self.offset = rng.randint(0, 2048) if self.on_request else rng.randint(0, 96 * 1024)
         if self.kind == "truncate":
             self.offset = max(1, self.offset)
         self.stall = LONG_STALL if rng.random() < 0.15 else rng.uniform(0.05, 2.0)
@@ -78,17 +81,6 @@ class Plan:
         if self.kind == "delay-head":
             return f"delay-head {self.delay:.2f}s"
         return self.kind
-
-
-def send_reset(writer: asyncio.StreamWriter) -> None:
-    """Closes with an RST instead of a FIN: SO_LINGER on with a zero timeout, then close."""
-    sock = writer.get_extra_info("socket")
-    if sock is not None:
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        except OSError:
-            pass
-    writer.transport.abort()
 
 
 class Proxy:
@@ -181,13 +173,6 @@ class Proxy:
                 writer.write(data)
                 await writer.drain()
                 forwarded += len(data)
-
-
-def write_ready_file(path: str, values: dict[str, object]) -> None:
-    temporary = path + ".tmp"
-    with open(temporary, "w") as handle:
-        handle.write("".join(f"{key}={value}\n" for key, value in values.items()))
-    os.replace(temporary, path)
 
 
 async def main(arguments: argparse.Namespace) -> int:

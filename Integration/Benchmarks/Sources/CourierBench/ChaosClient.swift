@@ -62,6 +62,17 @@ enum ChaosClient {
         let threads: Int
         let rssMiB: Double
 
+        /// A sample with glibc's free lists handed back first (`malloc_trim`), so that RSS counts the
+        /// memory in use, not the high-water mark of the busiest moment so far, which a fault run
+        /// reaches later the longer it goes.
+        static func trimmed() -> Sample {
+            // Glibc's module map leaves `malloc.h` out: look the function up.
+            if let symbol = dlsym(nil, "malloc_trim") {
+                _ = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)(0)
+            }
+            return now()
+        }
+
         static func now() -> Sample {
             let manager = FileManager.default
             return Sample(
@@ -115,6 +126,7 @@ enum ChaosClient {
         let start = Sample.now()
         log("chaos: start: \(start.text)")
         let startDescriptors = SoakClient.openDescriptors()
+        let startThreads = threadNames()
         var configuration = CurlTransport.Configuration()
         configuration.proxy = .none
         configuration.tls.caFile = caFile
@@ -157,7 +169,7 @@ enum ChaosClient {
             finished.store(true, ordering: .releasing)
         }
         try? await Task.sleep(until: began + warmUp)
-        let warm = Sample.now()
+        let warm = Sample.trimmed()
         peak.record(warm)
         log("chaos: warm (t=\(warmUp)): \(warm.text)")
         var nextReport = began + .seconds(10)
@@ -183,16 +195,16 @@ enum ChaosClient {
             }
             workers.cancel()
         }
-        let end = Sample.now()
+        let end = Sample.trimmed()
         await session.shutdown()
         let afterSession = SoakClient.openDescriptors()
         await transport.shutdown()
-        // Threads the run started (libcurl's resolver, the dispatch pool) end on their own a
-        // moment after their work: allow them a few seconds to go.
+        // Threads the run started (libcurl's resolver, the dispatch pool's workers) end on their
+        // own once idle for a while (libdispatch's workers after 5 s without work): wait in long
+        // sleeps, since a wake-up every moment would keep a worker busy, up to three times.
         var after = Sample.now()
-        let settle = ContinuousClock.now + .seconds(15)
-        while (after.descriptors > start.descriptors || after.threads > start.threads) && ContinuousClock.now < settle {
-            try? await Task.sleep(for: .milliseconds(200))
+        for _ in 0..<3 where after.descriptors > start.descriptors || after.threads > start.threads {
+            try? await Task.sleep(for: .seconds(6))
             after = Sample.now()
         }
         // A completion that comes after its task was counted lost, or a second one, lands here.
@@ -221,6 +233,8 @@ enum ChaosClient {
         }
         if after.threads > start.threads {
             failures.append("threads \(after.threads) after shutdown, \(start.threads) at the start")
+            log("chaos: threads at the start: \(startThreads.joined(separator: ", "))")
+            log("chaos: threads after shutdown: \(threadNames().joined(separator: ", "))")
         }
         if end.rssMiB > warm.rssMiB + 8 {
             failures.append(
@@ -305,6 +319,15 @@ enum ChaosClient {
                 DispatchQueue.global().asyncAfter(wallDeadline: .now() + .milliseconds(50)) { continuation.resume() }
             }
         }
+    }
+
+    /// The names of this process's threads (`comm`), sorted.
+    static func threadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }.sorted()
     }
 
     /// The kernel's TCP and unix socket tables, for a report of sockets left open.
