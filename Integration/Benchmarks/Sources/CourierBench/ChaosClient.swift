@@ -15,7 +15,8 @@ import Synchronization
 /// each task is entered in a ``ChaosLedger``; the run fails on a lost or doubled completion, a
 /// success whose bytes are wrong, a completion that is neither a value nor a `SessionError`, a
 /// hang past the deadline, descriptors or threads above their start count after `shutdown()`, or
-/// an end RSS more than 8 MiB over the warm-up's.
+/// an end RSS more than 8 MiB over the warm-up's (both sampled after `malloc_trim`, so that they
+/// count memory in use; the end's is after the drain, when no transfer is left).
 enum ChaosClient {
     enum Operation: String, CaseIterable, Sendable {
         case getSmall = "get-small"
