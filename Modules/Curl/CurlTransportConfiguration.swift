@@ -49,6 +49,27 @@ extension CurlTransport {
         public var totalTimeout: Duration?
         /// The most response-header bytes accepted per response, interim heads included; 256 KiB.
         public var maximumHeaderSize: Int = 256 << 10
+        /// The most header fields accepted in one response head (each interim head counted on its
+        /// own); 1,000 by default (``defaultMaximumHeaderCount``), at least 1. One field more ends
+        /// the transfer with `TransportError.Category.limitExceeded` before the head is delivered.
+        ///
+        /// A typical head has a dozen fields. Without a count, ``maximumHeaderSize`` alone would let
+        /// a head of 43,000 six-byte fields through, each one parsed, stored and searched.
+        ///
+        /// ```swift
+        /// var configuration = CurlTransport.Configuration()
+        /// configuration.maximumHeaderCount = 200
+        /// ```
+        public var maximumHeaderCount: Int = defaultMaximumHeaderCount
+        /// The default ``maximumHeaderCount``: 1,000, half of Node.js's client default
+        /// (`maxHeadersCount`, 2,000) and a fifth of the count recent libcurl releases keep
+        /// (`MAX_HTTP_RESP_HEADER_COUNT`, 5,000 per transfer, every head included), which
+        /// Debian's libcurl 7.88 does not have.
+        ///
+        /// ```swift
+        /// let limit = CurlTransport.Configuration.defaultMaximumHeaderCount
+        /// ```
+        public static var defaultMaximumHeaderCount: Int { 1000 }
         /// The largest decoded response body accepted; `nil` (the default), no limit. A compressed
         /// body is counted as it decodes, so a decompression bomb ends in
         /// `TransportError.Category.limitExceeded` once its decoded size passes the limit.
@@ -178,6 +199,7 @@ extension CurlTransport {
             if let idleTimeout, idleTimeout <= .zero { throw fail("idleTimeout must be positive when set") }
             if let totalTimeout, totalTimeout <= .zero { throw fail("totalTimeout must be positive when set") }
             guard maximumHeaderSize >= 1024 else { throw fail("maximumHeaderSize must be at least 1024 bytes") }
+            guard maximumHeaderCount >= 1 else { throw fail("maximumHeaderCount must be at least 1") }
             if let maximumResponseBodySize, maximumResponseBodySize < 0 {
                 throw fail("maximumResponseBodySize must not be negative")
             }
