@@ -73,6 +73,11 @@ extension CurlTransport {
         /// The largest decoded response body accepted; `nil` (the default), no limit. A compressed
         /// body is counted as it decodes, so a decompression bomb ends in
         /// `TransportError.Category.limitExceeded` once its decoded size passes the limit.
+        ///
+        /// No limit here, because a transport does not know where a body goes: a download's file
+        /// or a streamed body does not grow memory. A session gives each task whose body it
+        /// collects in memory its own limit instead (`SessionConfiguration.maximumInMemoryResponseBodySize`,
+        /// 64 MiB by default); a request's `maximumResponseBodySize` wins over both.
         public var maximumResponseBodySize: Int64?
         /// libcurl's receive buffer per transfer (`CURLOPT_BUFFERSIZE`); 256 KiB by default.
         ///
