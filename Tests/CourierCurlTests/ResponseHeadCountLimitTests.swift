@@ -14,22 +14,8 @@ import Testing
         (0..<count).map { "x-\($0): v\r\n" }
     }
 
-    /// What the reader made of the line that ended the head or stopped it.
-    private func read(_ lines: [String], limit: Int? = nil) -> (status: Int?, fields: Int, error: TransportError?) {
-        var reader = ResponseHeadReader(
-            url: url,
-            maximumHeaderSize: 256 << 10,
-            maximumHeaderCount: limit ?? self.limit,
-            credential: nil
-        )
-        for line in lines {
-            switch Array(line.utf8).withUnsafeBytes({ reader.consume($0) }) {
-            case .needMore: continue
-            case .stop(let error): return (nil, 0, error)
-            case .final(let status, _, let headers): return (status, headers.count, nil)
-            }
-        }
-        return (nil, 0, nil)
+    private func read(_ lines: [String], limit: Int? = nil) -> HeadReading {
+        HeadReading(lines, url: url, maximumHeaderSize: 256 << 10, maximumHeaderCount: limit ?? self.limit)
     }
 
     @Test func aHeadOfExactlyTheDefaultCountIsRead() {

@@ -19,22 +19,8 @@ import Testing
             + ["x: " + String(repeating: "p", count: padding) + "\r\n", "\r\n"]
     }
 
-    /// What the reader made of the last line it was given, or of the line that stopped it.
-    private func read(_ lines: [String]) -> (status: Int?, fields: Int, error: TransportError?) {
-        var reader = ResponseHeadReader(
-            url: url,
-            maximumHeaderSize: limit,
-            maximumHeaderCount: 50_000,
-            credential: nil
-        )
-        for line in lines {
-            switch Array(line.utf8).withUnsafeBytes({ reader.consume($0) }) {
-            case .needMore: continue
-            case .stop(let error): return (nil, 0, error)
-            case .final(let status, _, let headers): return (status, headers.count, nil)
-            }
-        }
-        return (nil, 0, nil)
+    private func read(_ lines: [String]) -> HeadReading {
+        HeadReading(lines, url: url, maximumHeaderSize: limit, maximumHeaderCount: 50_000)
     }
 
     @Test func aHeadOfExactlyTheDefaultLimitIsRead() {
@@ -52,5 +38,32 @@ import Testing
         #expect(result.status == nil)
         #expect(result.error?.category == .limitExceeded)
         #expect(result.error?.message == "the response head is larger than 262144 bytes")
+    }
+}
+
+/// What a `ResponseHeadReader` with the given limits made of `lines`: the final head's status and
+/// field count, or the error of the line that stopped it (all `nil` when the head did not end).
+struct HeadReading {
+    var status: Int?
+    var fields = 0
+    var error: TransportError?
+
+    init(_ lines: [String], url: URL, maximumHeaderSize: Int, maximumHeaderCount: Int) {
+        var reader = ResponseHeadReader(
+            url: url,
+            maximumHeaderSize: maximumHeaderSize,
+            maximumHeaderCount: maximumHeaderCount,
+            credential: nil
+        )
+        for line in lines {
+            switch Array(line.utf8).withUnsafeBytes({ reader.consume($0) }) {
+            case .needMore: continue
+            case .stop(let error): self.error = error
+            case .final(let status, _, let headers):
+                self.status = status
+                fields = headers.count
+            }
+            return
+        }
     }
 }
