@@ -493,6 +493,14 @@ async def h1_many_headers(request, reader, writer):
     return False
 
 
+@h1("/header-count", "a correct response whose head has count (default 1000) fields, with Content-Length and Content-Type among them")
+async def h1_header_count(request, reader, writer):
+    count = query_int(request.query, "count", 1000, 2, 100_000)
+    fillers = [(f"X-{i}", "f") for i in range(count - 2)]
+    await send(writer, ok_head(len(OK_BODY), fillers) + OK_BODY)
+    return True
+
+
 @h1("/gzip-bomb", "Content-Encoding: gzip, ~1 MiB that decodes to size_mib (default 1024) MiB of zeros")
 async def h1_gzip_bomb(request, reader, writer):
     mib = query_int(request.query, "size_mib", 1024, 2, 16 * 1024)

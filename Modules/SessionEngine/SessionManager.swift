@@ -444,6 +444,7 @@ public final class SessionManager: HTTPSession {
         inline: InlineRunner? = nil,
         finish: @escaping @Sendable (SessionTask, TaskRunner.Result) -> Void
     ) -> SessionTask {
+        let request = limitingInMemoryBody(of: request, options: options, streamed: bodyChannel != nil)
         let (identifier, invalidated) = state.withLock { state in
             defer { state.nextIdentifier += 1 }
             return (state.nextIdentifier, state.invalidated)
@@ -480,6 +481,18 @@ public final class SessionManager: HTTPSession {
             state.withLock { $0.tasks[identifier] = task }
         }
         return task
+    }
+
+    /// `request` with the session's in-memory body limit when its body will be collected in
+    /// memory (not streamed, not written to a file) and it has no limit of its own.
+    private func limitingInMemoryBody(of request: HTTPRequest, options: TransferOptions, streamed: Bool) -> HTTPRequest
+    {
+        guard !streamed, case .stream = options.destination, request.maximumResponseBodySize == nil else {
+            return request
+        }
+        var limited = request
+        limited.maximumResponseBodySize = configuration.maximumInMemoryResponseBodySize
+        return limited
     }
 
     private func makeTask<Serializer: ResponseSerializing>(
