@@ -114,9 +114,9 @@ struct TaskRunner: Sendable {
             return fail(&progress, .cancelled(sent.url))
         }
         if let metrics = outcome.metrics { progress.result.metrics.append(metrics) }
-        if task.isCanceling {
+        if task.isCanceling && !outcome.finishedBeforeCancel {
             // Cancelling also cancels this Swift task, which can end the event loop before the
-            // transfer's own terminal event: whatever arrived, the task was cancelled.
+            // transfer's own terminal event: short of a finished transfer, the task was cancelled.
             progress.result.response = outcome.followedRedirect == nil ? outcome.response : nil
             return fail(&progress, .cancelled(adapted.url))
         }
@@ -328,6 +328,9 @@ struct TaskRunner: Sendable {
         context: AttemptContext,
         progress: inout Progress
     ) async -> Step {
+        // A transfer that finished as the task was cancelled keeps its outcome, but is never tried
+        // again: Alamofire's `retryOrFinish` finishes a cancelled request without asking retriers.
+        if task.isCanceling { return .finished }
         let decision = await interceptor?.retry(request, dueTo: failure, attempt: context) ?? .doNotRetry
         switch decision {
         case .doNotRetry:

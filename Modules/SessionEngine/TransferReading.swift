@@ -17,6 +17,22 @@ struct AttemptOutcome: Sendable {
     var redirectError: SessionError?
     /// Whether the session's response disposition cancelled the transfer at the response head.
     var responseRejected = false
+    /// Whether the transfer's terminal event, `.completed`, was read: the body was delivered whole
+    /// (to ``body``, the stream or the file) before the events ended.
+    var completed = false
+}
+
+extension AttemptOutcome {
+    /// Whether the transfer finished before a cancel could stop it: its terminal `.completed` event
+    /// was read (the body delivered whole) and it was the final response, not a redirect hop. A
+    /// task cancelled then still completes with its value, as a `URLSessionTask` whose completion
+    /// already happened ignores `cancel()` (so AFNetworking reports it as it came); Alamofire's
+    /// `Request.cancel()` likewise leaves a completed `URLSessionTask` alone ("cancelling it will
+    /// have no effect"), though it still records `explicitlyCancelled` until the request finishes.
+    /// Turning a finished download into a cancel would hand back resume data covering the whole
+    /// file, which no server can resume (a `416`). Any other cancel, however late, ends the task
+    /// as cancelled.
+    var finishedBeforeCancel: Bool { completed && followedRedirect == nil }
 }
 
 /// What to do with a redirect head, decided as it arrives (its body is still on the way).
@@ -118,6 +134,7 @@ struct TransferReader {
                 report(SessionEvent(.dataReceived, task: task.taskIdentifier, request: request, progress: value))
             case .completed(let metrics):
                 outcome.metrics = metrics
+                outcome.completed = true
             case .failed(let error):
                 outcome.metrics = error.metrics
                 let expected = cancelledForDrain || outcome.redirectError != nil || outcome.responseRejected
