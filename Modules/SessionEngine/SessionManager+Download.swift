@@ -283,6 +283,8 @@ extension SessionManager {
         return makeTask(request: request, options: transferOptions, progress: handlers, perRequest: perRequest) {
             [self] task, result in
             let outcome = completion.finish(result)
+            var result = result
+            if let refused = outcome.response { result.response = refused }
             if let filePath = outcome.filePath {
                 self.report(
                     SessionEvent(
@@ -342,9 +344,17 @@ struct DownloadCompletion: Sendable {
         var filePath: String?
         var resumeData: ResumeData?
         var error: SessionError?
+        /// The response to report instead of the result's: the `416` that proved the partial file
+        /// complete, which no `.response` event announced.
+        var response: HTTPResponse?
     }
 
     func finish(_ result: TaskRunner.Result) -> Outcome {
+        if let refused = completedBeforeResume(result) {
+            var outcome = delivered(refused, rejection: nil, url: result.request.url)
+            outcome.response = refused
+            return outcome
+        }
         if let error = result.error, error.kind != .serialization {
             return stopped(result, error: error)
         }
@@ -364,6 +374,12 @@ struct DownloadCompletion: Sendable {
             // partial file as the resume data describes it, so it can still go on later.
             return keptPartialFile(of: resume, error: rejection)
         }
+        return delivered(response, rejection: rejection, url: result.request.url)
+    }
+
+    /// Moves the whole body to the destination (or deletes it without one), with the validation
+    /// error `rejection`, if any.
+    private func delivered(_ response: HTTPResponse, rejection: SessionError?, url: URL) -> Outcome {
         guard let destination else {
             discardPartialFile()
             return Outcome(error: rejection)
@@ -380,7 +396,7 @@ struct DownloadCompletion: Sendable {
                     kind: .fileMoveFailed,
                     message: "the download\(refused) could not be moved to \(target.path): \(problem); "
                         + "it is still at \(temporaryPath)",
-                    failingURL: result.request.url,
+                    failingURL: url,
                     response: response,
                     underlying: rejection?.serialization
                 )

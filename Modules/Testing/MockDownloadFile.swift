@@ -58,7 +58,13 @@ final class MockDownloadFile {
         }
         if resume != nil {
             if status == 416 {
-                throw TransportError(category: .resumeFailed, message: "the server refused the range (416)", url: url)
+                // The refused head travels with the error, as the libcurl transport attaches it.
+                throw TransportError(
+                    category: .resumeFailed,
+                    message: "the server refused the range (416)",
+                    url: url,
+                    response: response
+                )
             }
             // Another status keeps the partial file for a later attempt; 200 starts it over.
             guard status == 200 else { return false }

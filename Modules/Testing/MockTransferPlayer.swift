@@ -104,7 +104,7 @@ struct MockTransferPlayer {
         expectedLength = response.headers["Content-Length"].flatMap { Int64($0) }
         if let file {
             // A redirect's body never reaches the file: the next hop fills it.
-            writesFile = isRedirect ? false : try file.accept(response, url: request.url)
+            writesFile = isRedirect ? false : try file.accept(filledIn(response), url: request.url)
         }
     }
 
@@ -162,7 +162,8 @@ struct MockTransferPlayer {
                         message: error.message,
                         url: error.url ?? request.url,
                         metrics: metrics,
-                        underlying: error.underlying
+                        underlying: error.underlying,
+                        response: error.response
                     )
                 )
             )
