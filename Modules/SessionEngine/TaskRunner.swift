@@ -114,7 +114,7 @@ struct TaskRunner: Sendable {
             return fail(&progress, .cancelled(sent.url))
         }
         if let metrics = outcome.metrics { progress.result.metrics.append(metrics) }
-        if task.isCanceling && !outcome.finishedBeforeCancel {
+        if task.isCanceling && !keepsOutcome(outcome) {
             // Cancelling also cancels this Swift task, which can end the event loop before the
             // transfer's own terminal event: short of a finished transfer, the task was cancelled.
             progress.result.response = outcome.followedRedirect == nil ? outcome.response : nil
@@ -413,6 +413,13 @@ struct TaskRunner: Sendable {
             return failure(.tooManyRedirects(limit: limit, visited: visited), "more than \(limit) redirects: \(chain)")
         }
         return .follow(next)
+    }
+
+    /// Whether a cancel seen after `outcome` leaves the task its outcome: only a data or download
+    /// task (whose body the session holds whole) that finished first. A streamed task's body is
+    /// still on its way to the caller, whose cancel, or dropped body, ends the stream.
+    private func keepsOutcome(_ outcome: AttemptOutcome) -> Bool {
+        bodyChannel == nil && outcome.finishedBeforeCancel
     }
 
     // MARK: Endings
