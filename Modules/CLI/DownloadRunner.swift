@@ -70,6 +70,10 @@ struct DownloadRunner {
                 }
             task.resume()
         }
+        if resumeData != nil, response.error == nil, let head = response.response, head.status.code == 416 {
+            // The session took a 416 naming the file's own length as the download being complete.
+            return alreadyComplete(response.filePath ?? file, refusal: head)
+        }
         if resumeData != nil, let refusal = response.error?.transportError?.response, refusal.status.code == 416 {
             return alreadyComplete(file, refusal: refusal)
         }
@@ -118,8 +122,9 @@ struct DownloadRunner {
     /// A `416` to `--continue`'s `Range`: the file already holds every byte, so the download is
     /// done, as httpie takes it; when the server names its length (`Content-Range: bytes */N`,
     /// RFC 9110 §15.5.17) and the file's differs, the file is not that resource and it is an error.
-    /// The session reports the `416` as a failed resume whose transport error carries the head
-    /// (`TransportError.response`), and keeps the file and its record as they were.
+    /// The session completes the download itself when the `416` names the file's length; any other
+    /// `416` is a failed resume whose transport error carries the head (`TransportError.response`),
+    /// with the file and its record kept as they were.
     private func alreadyComplete(_ file: String, refusal: HTTPResponse) -> Int32 {
         let size = Self.size(of: file)
         let range = refusal.headers["Content-Range"] ?? ""
