@@ -23,6 +23,10 @@ extension SessionManager {
     ///   validation error (`SessionError.Kind.serialization`, code `-1011`), as AFNetworking's
     ///   download tasks and Alamofire's `DownloadRequest` move the file before they validate.
     ///   Check `error` before trusting the file; delete it if an error page is of no use.
+    /// - A ``SessionTask/cancel()`` that lands once the body was written whole (the transfer's
+    ///   completion was already read) does not undo the download: it ends as the first two cases
+    ///   say, as a `URLSessionTask` that already completed ignores `cancel()`. Resume data would
+    ///   cover the whole file, which no server can resume.
     /// - The transfer stopped part-way (cancelled, timed out, connection lost): the partial file
     ///   is kept, with `DownloadResponse.resumeData`, only when the download can go on from it:
     ///   a `GET` whose `2xx` response had a strong `ETag` or a `Last-Modified` date (the rule is
@@ -78,9 +82,15 @@ extension SessionManager {
     /// The request is a `GET` of the resume data's URL with `Range` and `If-Range`: a `206` appends
     /// to the partial file, a `200` (the file changed, or the server ignores ranges) starts it over.
     /// A task that stops before any response arrives keeps the partial file and gives the resume
-    /// data back. Any other status (a `404`, a `503`) fails validation; its body is discarded and
-    /// the partial file kept, so the response has the error and resume data to try again later, and
-    /// no `DownloadResponse.filePath`. Otherwise it ends as
+    /// data back. A `416` whose `Content-Range: bytes */N` names the resume offset as the full
+    /// length means the partial file already is the whole file (the `If-Range` validator matched,
+    /// RFC 9110 §14.4, §15.5.17): the download succeeds with it, moved to the destination, no body
+    /// transferred, and `DownloadResponse.response` is that `416`. A `416` naming another length, or
+    /// none, is a changed file: the task fails with `resumeFailed` (the refused head in
+    /// `SessionError.transportError`) and the partial file is kept. Any other status (a `404`, a
+    /// `503`) fails validation; its body is discarded and the partial file kept, so the response
+    /// has the error and resume data to try again later, and no `DownloadResponse.filePath`.
+    /// Otherwise it ends as
     /// ``downloadTask(with:options:progress:destination:completion:)`` describes.
     ///
     /// ```swift
