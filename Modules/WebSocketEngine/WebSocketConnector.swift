@@ -12,7 +12,7 @@ internal import FoundationEssentials
 /// the request's headers, the transport's cookies for the URL, a key from
 /// `SystemRandomNumberGenerator`; it reads the response head, stores its `Set-Cookie` fields,
 /// checks `Sec-WebSocket-Accept` with OpenSSL's SHA-1 and returns the open connection. A redirect
-/// is not followed and a refusal is not retried: both come back as a ``CourierWebSocket/WebSocketError``
+/// is not followed and a refusal is not retried: both come back as a `WebSocketError`
 /// carrying the response, for the session's retriers to judge.
 ///
 /// ```swift
@@ -28,7 +28,7 @@ internal import FoundationEssentials
 ///
 /// The request's `timeout` bounds the handshake (connecting, sending the request, reading the
 /// response head); its `connectTimeout` goes to the transport. Once open, the connection has no
-/// overall deadline: keep-alive pings (``CourierWebSocket/WebSocketConfiguration/pingInterval``)
+/// overall deadline: keep-alive pings (`WebSocketConfiguration.pingInterval`)
 /// find a dead peer instead.
 public struct WebSocketConnector: WebSocketConnecting {
     /// Creates a connector. It keeps no state: one serves any number of connections.
@@ -53,7 +53,7 @@ public struct WebSocketConnector: WebSocketConnecting {
     ///   - configuration: Subprotocols, compression, limits, keep-alive and close timeouts.
     ///   - transport: The transport that opens the raw connection.
     /// - Returns: The open connection.
-    /// - Throws: ``CourierWebSocket/WebSocketError``: `.transport` when connecting fails (trust, proxy,
+    /// - Throws: `WebSocketError`: `.transport` when connecting fails (trust, proxy,
     ///   refused connection; `timedOut` when the handshake outlives the request's timeout; a
     ///   response head that is not HTTP/1.1, with category `protocolViolation`),
     ///   `.handshakeRefused` or `.redirectNotFollowed` with the response, `.invalidHandshakeResponse`

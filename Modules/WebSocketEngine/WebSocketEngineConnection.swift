@@ -7,9 +7,10 @@ internal import FoundationEssentials
 /// An open WebSocket over a `RawConnection`: a reader task that parses, assembles and answers, a
 /// send gate that keeps messages whole, and the close handshake (RFC 6455 §5–§7).
 ///
-/// The state sits behind the package's `Lock` and is never held across a suspension; measured
-/// against an actor, a lock costs no hop per frame on the reader's path, and the reader runs on
-/// the global executor without blocking it (every wait is a suspension).
+/// The state sits behind the package's `Lock` and is never held across a suspension, rather than
+/// in an actor: the reader touches it for every ping, pong and close and the senders for every
+/// frame, and a lock taken for a few instructions costs no executor hop there. Every wait (for the
+/// socket, the app, a pong, the close) is a suspension, so the cooperative pool is never blocked.
 ///
 /// Messages reach the app through a `BackpressuredChannel`: when it holds
 /// `readHighWaterMark` messages, the reader's `send` suspends, so it stops calling `read()`, the
