@@ -38,6 +38,7 @@ struct CourierBench {
         case "child-multipart": try MultipartGroup.child(arguments)
         case "child-transport": await TransportClient.run(arguments)
         case "child-soak": await SoakClient.run(arguments)
+        case "child-websocket": await WebSocketClient.run(arguments)
         default:
             log("unknown child mode \(mode)")
             exit(2)
