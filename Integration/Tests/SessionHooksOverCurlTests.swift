@@ -99,10 +99,11 @@ import Testing
         }
         let recorder = Recorder()
         let session = SessionManager(transport: transport, configuration: configuration, eventMonitors: [recorder])
-        let big = await session.response(
-            for: HTTPRequest(url: base.adding("/big-100m")),
-            serializer: DataResponseSerializer()
-        )
+        // Past the session's 64 MiB in-memory limit, which would refuse its Content-Length at the
+        // head, before the disposition: the request lifts it to reach the disposition.
+        var request = HTTPRequest(url: base.adding("/big-100m"))
+        request.maximumResponseBodySize = .max
+        let big = await session.response(for: request, serializer: DataResponseSerializer())
         #expect(big.error?.urlErrorCode == -999)
         #expect(big.response?.status.code == 200)
         #expect((big.data?.count ?? 0) == 0)

@@ -129,6 +129,11 @@ async def close(writer: asyncio.StreamWriter) -> None:
 async def reset(writer: asyncio.StreamWriter) -> None:
     """Closes with an RST: SO_LINGER {on, 0} then close, after the peer had time to read."""
     await asyncio.sleep(0.05)
+    send_reset(writer)
+
+
+def send_reset(writer: asyncio.StreamWriter) -> None:
+    """Closes with an RST at once (also used by chaos_proxy.py)."""
     sock = writer.get_extra_info("socket")
     if sock is not None:
         try:
@@ -486,6 +491,14 @@ async def h1_many_headers(request, reader, writer):
     await send(writer, huge_header_response(many=True))
     await close(writer)
     return False
+
+
+@h1("/header-count", "a correct response whose head has count (default 1000) fields, with Content-Length and Content-Type among them")
+async def h1_header_count(request, reader, writer):
+    count = query_int(request.query, "count", 1000, 2, 100_000)
+    fillers = [(f"X-{i}", "f") for i in range(count - 2)]
+    await send(writer, ok_head(len(OK_BODY), fillers) + OK_BODY)
+    return True
 
 
 @h1("/gzip-bomb", "Content-Encoding: gzip, ~1 MiB that decodes to size_mib (default 1024) MiB of zeros")

@@ -85,6 +85,7 @@ final class CurlTransferState {
         head = ResponseHeadReader(
             url: pending.request.url,
             maximumHeaderSize: configuration.maximumHeaderSize,
+            maximumHeaderCount: configuration.maximumHeaderCount,
             credential: pending.request.credential,
             strings: loop.headerStrings
         )

@@ -49,9 +49,35 @@ extension CurlTransport {
         public var totalTimeout: Duration?
         /// The most response-header bytes accepted per response, interim heads included; 256 KiB.
         public var maximumHeaderSize: Int = 256 << 10
+        /// The most header fields accepted in one response head (each interim head counted on its
+        /// own); 1,000 by default (``defaultMaximumHeaderCount``), at least 1. One field more ends
+        /// the transfer with `TransportError.Category.limitExceeded` before the head is delivered.
+        ///
+        /// A typical head has a dozen fields. Without a count, ``maximumHeaderSize`` alone would let
+        /// a head of 43,000 six-byte fields through, each one parsed, stored and searched.
+        ///
+        /// ```swift
+        /// var configuration = CurlTransport.Configuration()
+        /// configuration.maximumHeaderCount = 200
+        /// ```
+        public var maximumHeaderCount: Int = defaultMaximumHeaderCount
+        /// The default ``maximumHeaderCount``: 1,000, half of Node.js's client default
+        /// (`maxHeadersCount`, 2,000) and a fifth of the count recent libcurl releases keep
+        /// (`MAX_HTTP_RESP_HEADER_COUNT`, 5,000 per transfer, every head included), which
+        /// Debian's libcurl 7.88 does not have.
+        ///
+        /// ```swift
+        /// let limit = CurlTransport.Configuration.defaultMaximumHeaderCount
+        /// ```
+        public static var defaultMaximumHeaderCount: Int { 1000 }
         /// The largest decoded response body accepted; `nil` (the default), no limit. A compressed
         /// body is counted as it decodes, so a decompression bomb ends in
         /// `TransportError.Category.limitExceeded` once its decoded size passes the limit.
+        ///
+        /// No limit here, because a transport does not know where a body goes: a download's file
+        /// or a streamed body does not grow memory. A session gives each task whose body it
+        /// collects in memory its own limit instead (`SessionConfiguration.maximumInMemoryResponseBodySize`,
+        /// 64 MiB by default); a request's `maximumResponseBodySize` wins over both.
         public var maximumResponseBodySize: Int64?
         /// libcurl's receive buffer per transfer (`CURLOPT_BUFFERSIZE`); 256 KiB by default.
         ///
@@ -178,6 +204,7 @@ extension CurlTransport {
             if let idleTimeout, idleTimeout <= .zero { throw fail("idleTimeout must be positive when set") }
             if let totalTimeout, totalTimeout <= .zero { throw fail("totalTimeout must be positive when set") }
             guard maximumHeaderSize >= 1024 else { throw fail("maximumHeaderSize must be at least 1024 bytes") }
+            guard maximumHeaderCount >= 1 else { throw fail("maximumHeaderCount must be at least 1") }
             if let maximumResponseBodySize, maximumResponseBodySize < 0 {
                 throw fail("maximumResponseBodySize must not be negative")
             }

@@ -31,6 +31,8 @@ struct ResponseHeadParser {
     private var pendingIsChecked = false
     /// Header bytes seen so far, every head included.
     private(set) var byteCount = 0
+    /// Field lines of the head being read (a folded continuation is not one); back to 0 at its end.
+    private(set) var fieldCount = 0
 
     /// A parser whose field names and values come from `strings` when given (see ``HeaderStringCache``).
     init(strings: HeaderStringCache? = nil) {
@@ -64,6 +66,7 @@ struct ResponseHeadParser {
             let finished = (status, version, headers)
             self.status = nil
             headers = HTTPHeaders()
+            fieldCount = 0
             if (100...199).contains(finished.0) { return .interim(status: finished.0) }
             return .final(status: finished.0, version: finished.1, headers: finished.2)
         }
@@ -80,6 +83,7 @@ struct ResponseHeadParser {
             return .malformed("header line without a colon \(text.prefix(80).debugDescription)")
         }
         let name = UnsafeRawBufferPointer(rebasing: line[0..<colon])
+        fieldCount += 1
         pendingName = text(name)
         pendingValue = trimmedString(line, from: colon + 1)
         pendingIsChecked =

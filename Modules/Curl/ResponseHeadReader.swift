@@ -24,6 +24,8 @@ struct ResponseHeadReader {
 
     let url: URL
     let maximumHeaderSize: Int
+    /// The most fields one head may have (each head counted on its own, interim heads included).
+    let maximumHeaderCount: Int
     /// The credential libcurl answers a challenge with: one that is not sent at once (Digest, or a
     /// choice of schemes); `nil` when libcurl answers none.
     let answeringCredential: HTTPCredential?
@@ -33,10 +35,17 @@ struct ResponseHeadReader {
     private(set) var answeredChallenge: HTTPResponse?
 
     /// A reader for a transfer to `url`; `strings`, when given, lends its field Strings to the parser.
-    init(url: URL, maximumHeaderSize: Int, credential: HTTPCredential?, strings: HeaderStringCache? = nil) {
+    init(
+        url: URL,
+        maximumHeaderSize: Int,
+        maximumHeaderCount: Int = CurlTransport.Configuration.defaultMaximumHeaderCount,
+        credential: HTTPCredential?,
+        strings: HeaderStringCache? = nil
+    ) {
         parser = ResponseHeadParser(strings: strings)
         self.url = url
         self.maximumHeaderSize = maximumHeaderSize
+        self.maximumHeaderCount = maximumHeaderCount
         answeringCredential = credential.flatMap { $0.schemes.contains(.digest) ? $0 : nil }
     }
 
@@ -47,6 +56,9 @@ struct ResponseHeadReader {
         }
         switch parser.consume(line) {
         case .pending:
+            guard parser.fieldCount <= maximumHeaderCount else {
+                return stop(.limitExceeded, "the response head has more than \(maximumHeaderCount) header fields")
+            }
             return .needMore
         case .interim:
             // libcurl accepts interim heads without end (until 300 KiB of them, 72 s at 5 ms each).

@@ -38,7 +38,8 @@ public struct HTTPRequest: Sendable {
     /// transport's default.
     public var handlesCookies: Bool?
     /// The largest decoded response body accepted; a longer one fails the transfer. `nil` uses the
-    /// transport's default.
+    /// transport's default, or, for a session task whose body is collected in memory, the
+    /// session's (`SessionConfiguration.maximumInMemoryResponseBodySize`, 64 MiB by default).
     public var maximumResponseBodySize: Int64?
     /// The credential the transport answers an authentication challenge with; see
     /// ``HTTPCredential`` for when it is sent.

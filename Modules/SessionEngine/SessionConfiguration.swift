@@ -32,6 +32,32 @@ public struct SessionConfiguration: Sendable {
     /// The most bytes of a followed redirect's body read and dropped before its transfer is
     /// cancelled instead (so the connection can be reused for small bodies).
     public var maximumRedirectBodyDrain = 64 << 10
+    /// The largest decoded response body the session collects in memory for a data or upload
+    /// task (the body its serializer reads); 64 MiB by default (``defaultMaximumInMemoryResponseBodySize``);
+    /// `nil` for no limit.
+    ///
+    /// It is given to each such task's request whose own `maximumResponseBodySize` is `nil`, so a
+    /// request's limit wins (`Int64.max` lifts it for one request). Download tasks (the body goes
+    /// to a file) and streamed responses (`SessionManager.streamingResponse(for:)`, the caller
+    /// holds what it keeps) are not limited by it: their memory does not grow with the body. One
+    /// byte more, or a larger `Content-Length`, fails the task with `SessionError.Kind.transport`
+    /// of category `TransportError.Category.limitExceeded`; a compressed body is counted as it
+    /// decodes, so a decompression bomb ends there too.
+    ///
+    /// ```swift
+    /// var configuration = SessionConfiguration()
+    /// configuration.maximumInMemoryResponseBodySize = 8 << 20
+    /// ```
+    public var maximumInMemoryResponseBodySize: Int64? = defaultMaximumInMemoryResponseBodySize
+    /// The default ``maximumInMemoryResponseBodySize``: 64 MiB, the input limit of the image
+    /// decoders and the most libcurl itself buffers for a paused transfer. URLSession, and so
+    /// Alamofire and AFNetworking, collect a data task's body without a limit; AsyncHTTPClient
+    /// asks for one on every collect (`collect(upTo:)`).
+    ///
+    /// ```swift
+    /// let limit = SessionConfiguration.defaultMaximumInMemoryResponseBodySize
+    /// ```
+    public static var defaultMaximumInMemoryResponseBodySize: Int64 { 64 << 20 }
     /// Decides, as each final response head arrives, whether its task goes on
     /// (AFNetworking's data-task did-receive-response block); `nil` allows every response.
     ///

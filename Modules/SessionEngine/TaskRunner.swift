@@ -360,12 +360,7 @@ struct TaskRunner: Sendable {
         let clock = configuration.clock
         if let deadline, clock.now + delay >= deadline { return Self.deadlineExceeded(url) }
         guard delay > .zero else { return nil }
-        do {
-            try await clock.sleep(for: delay)
-        } catch {
-            return .cancelled(url)
-        }
-        return nil
+        return await task.sleep(until: clock.now + delay, on: clock) ? nil : .cancelled(url)
     }
 
     /// Applies the redirect rules, the handler and the limit to a redirect head.

@@ -4,7 +4,7 @@ public import CourierTransport
 /// Opens WebSocket connections over a transport's raw connection: the seam between the session
 /// and a WebSocket engine.
 ///
-/// `CourierWebSocketEngine` implements it on any ``CourierTransport/HTTPTransport`` that opens raw
+/// `CourierWebSocketEngine` implements it on any `HTTPTransport` that opens raw
 /// connections (libcurl's does: its trust policy, pins, proxies and client identity apply before
 /// the handshake's first byte); `CourierTesting` has a scripted double. The session runs its
 /// adapters on the request first and hands the result here.
