@@ -34,7 +34,8 @@ import Testing
         #expect(
             server.transport.rawConnectionRequests.map(\.url.absoluteString) == ["http://127.0.0.1:8080/chat?room=1"]
         )
-        await socket.close(code: .goingAway, reason: "")
+        server.connection.finish()
+        _ = await drain(socket.messages)
     }
 
     @Test func drawsAFreshKeyForEachHandshake() async throws {

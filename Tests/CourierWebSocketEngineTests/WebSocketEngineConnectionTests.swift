@@ -190,6 +190,7 @@ import Testing
             configuration: Self.noCompression,
             initialFrames: Server.close(4001, "later")
         )
+        server.connection.finish()  // the server ends the TCP connection after the close (RFC 6455 §7.1.1)
         let (_, error) = await drain(socket.messages)
         #expect(error == nil)
         #expect(socket.closeStatus == WebSocketClose(code: WebSocketCloseCode(rawValue: 4001), reason: "later"))
