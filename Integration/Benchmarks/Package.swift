@@ -23,6 +23,8 @@ let package = Package(
                 .product(name: "CourierImageCache", package: rootIdentity),
                 .product(name: "CourierImageDecoding", package: rootIdentity),
                 .product(name: "CourierHTTPCache", package: rootIdentity),
+                .product(name: "CourierWebSocket", package: rootIdentity),
+                .product(name: "CourierWebSocketEngine", package: rootIdentity),
             ],
             path: "Sources/CourierBench"
         ),

@@ -39,6 +39,7 @@ struct CourierBench {
         case "child-multipart": try MultipartGroup.child(arguments)
         case "child-transport": await TransportClient.run(arguments)
         case "child-soak": await SoakClient.run(arguments)
+        case "child-websocket": await WebSocketClient.run(arguments)
         case "child-chaos": await ChaosClient.run(arguments)
         default:
             log("unknown child mode \(mode)")
