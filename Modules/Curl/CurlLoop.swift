@@ -73,6 +73,14 @@ final class CurlLoop: @unchecked Sendable {
         case responseDemand(Int)
         case requestBodyReady(Int)
         case cookies(CookieOperation, CheckedContinuation<Result<[String], TransportError>, Never>)
+        /// Opens a raw connection (see `CurlLoop+RawConnections`).
+        case openRaw(PendingRawConnection, CheckedContinuation<Result<Void, TransportError>, Never>)
+        /// Hands bytes to a raw connection's socket; resumed once all of them are out.
+        case rawWrite(Int, [UInt8], CheckedContinuation<Result<Void, TransportError>, Never>)
+        /// A raw connection's reader drained its buffer: read the socket again.
+        case rawDemand(Int)
+        /// Closes a raw connection; resumed once it is closed.
+        case rawClose(Int, CheckedContinuation<Void, Never>?)
         case shutdown(CheckedContinuation<Void, Never>?)
         /// The transport was released without `shutdown()`: stop once the last transfer ends.
         case ownerReleased
@@ -95,7 +103,7 @@ final class CurlLoop: @unchecked Sendable {
     /// The loop thread's `pthread_self()`, 0 until the thread runs: tests check with it where a task
     /// that prefers the loop's executor actually ran.
     let threadID = Atomic<UInt>(0)
-    private let multi: UnsafeMutableRawPointer
+    let multi: UnsafeMutableRawPointer
     private let share: UnsafeMutableRawPointer
     private let resolveList: UnsafeMutablePointer<curl_slist>?
     private let connectToList: UnsafeMutablePointer<curl_slist>?
@@ -104,6 +112,11 @@ final class CurlLoop: @unchecked Sendable {
     /// Recent header field Strings, shared by the heads of this loop's transfers.
     let headerStrings = HeaderStringCache()
     private var active: [Int: CurlTransferState] = [:]
+    /// Open raw connections and those being opened, by id; their handles are in the multi handle.
+    var rawConnections: [Int: RawConnectionState] = [:]
+    /// Where raw connections receive into before their bytes go to their readers (allocated with
+    /// the first one).
+    var rawReadBuffer: UnsafeMutableRawBufferPointer?
     private var timedUnpauses: [Int: ContinuousClock.Instant] = [:]
     /// Connections a transfer found broken during `curl_multi_perform` (an HTTP/2 GOAWAY with an
     /// error): the noticing transfer's id and socket, and the failure for every transfer on it.
@@ -302,20 +315,21 @@ final class CurlLoop: @unchecked Sendable {
             if performed != CURLM_OK { multiCallFailed("curl_multi_perform", performed) }
             reapFinishedTransfers()
             if !brokenConnections.isEmpty { failTransfersOnBrokenConnections() }
+            if !rawConnections.isEmpty { serviceRawConnections() }
             unpauseDueRequestBodies()
             // Transfers outlive a dropped transport: the loop stops when the last one has ended.
             // One wake-up per parked consumer per iteration, with all its events of the iteration
             // already queued (a small GET is four events), and always before the loop blocks.
             deferredResumptions.resumeAll()
             if !endedTransfers.isEmpty { recycleEndedTransfers() }
-            if ownerReleased && active.isEmpty && !admission.hasWaiting { break }
+            if ownerReleased && active.isEmpty && rawConnections.isEmpty && !admission.hasWaiting { break }
             let inboxEmpty = inbox.withLock { inbox in
                 inbox.polling = inbox.commands.isEmpty && inbox.jobs.isEmpty
                 return inbox.polling
             }
             // Commands that arrived meanwhile (consumers just resumed post demand) are handled first.
             if inboxEmpty {
-                let polled = curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+                let polled = pollWithRawConnections(timeout: pollTimeout())
                 if polled != CURLM_OK { multiCallFailed("curl_multi_poll", polled) }
             }
         }
@@ -378,12 +392,24 @@ final class CurlLoop: @unchecked Sendable {
             active[id]?.requestBodyReady()
         case .cookies(let operation, let continuation):
             continuation.resume(returning: runCookieOperation(operation))
+        case .openRaw(let pending, let continuation):
+            openRawConnection(pending, continuation)
+        case .rawWrite(let id, let bytes, let continuation):
+            writeRaw(id, bytes, continuation)
+        case .rawDemand(let id):
+            rawConnections[id]?.readingPaused = false
+            rawConnections[id]?.needsService = true
+        case .rawClose(let id, let continuation):
+            closeRawConnection(id, failure: TransportError(category: .cancelled, message: "the connection was closed"))
+            continuation?.resume()
         case .shutdown, .ownerReleased:
             break
         }
     }
 
-    private func add(_ pending: PendingTransfer) {
+    /// Builds the transfer for `pending` on a pooled handle when `pooled` (else on a copy of the
+    /// transport's template, else on a fresh handle), with the transport's options.
+    func makeTransfer(_ pending: PendingTransfer, pooled: Bool) -> Result<CurlTransferState, TransportError> {
         if !transferTemplateBuilt {
             transferTemplateBuilt = true
             transferTemplate = CurlTransferState.makeTemplate(
@@ -392,17 +418,21 @@ final class CurlLoop: @unchecked Sendable {
                 connectToList: connectToList
             )
         }
-        let setup = CurlTransferState.make(
+        return CurlTransferState.make(
             pending,
             loop: self,
-            pooled: idleHandles.take(
-                sharedCookies: CurlTransferState.usesSharedCookies(pending.request, configuration)
-            ),
+            pooled: pooled
+                ? idleHandles.take(sharedCookies: CurlTransferState.usesSharedCookies(pending.request, configuration))
+                : nil,
             template: transferTemplate,
             share: share,
             resolveList: resolveList,
             connectToList: connectToList
         )
+    }
+
+    private func add(_ pending: PendingTransfer) {
+        let setup = makeTransfer(pending, pooled: true)
         switch setup {
         case .failure(let error):
             pending.requestBodyPipe?.close()
@@ -440,6 +470,10 @@ final class CurlLoop: @unchecked Sendable {
             let code = message.pointee.data.result
             var privateData: UnsafePointer<CChar>?
             _ = courier_curl_easy_getinfo_string(easy, CURLINFO_PRIVATE, &privateData)
+            if let privateData, let connection = rawConnections[Int(bitPattern: privateData)] {
+                rawConnectionConnected(connection, code: code)
+                continue
+            }
             guard let privateData, let transfer = active[Int(bitPattern: privateData)] else {
                 // Cannot happen while every added handle is in `active`; if it does, the handle is
                 // removed so that libcurl stops driving it, and the mismatch is reported.
@@ -559,6 +593,12 @@ final class CurlLoop: @unchecked Sendable {
                 pending.events.yield(.failed(Self.shutDownError(pending.request.url)))
             case .cookies(_, let continuation):
                 continuation.resume(returning: .failure(Self.shutDownError(nil)))
+            case .openRaw(let pending, let continuation):
+                continuation.resume(returning: .failure(Self.shutDownError(pending.request.url)))
+            case .rawWrite(_, _, let continuation):
+                continuation.resume(returning: .failure(Self.shutDownError(nil)))
+            case .rawClose(_, let continuation):
+                continuation?.resume()
             case .shutdown(let waiter):
                 waiters.append(waiter)
             default:
@@ -574,6 +614,7 @@ final class CurlLoop: @unchecked Sendable {
             finish(transfer, failure: Self.shutDownError(transfer.request.url))
         }
         endedTransfers.removeAll()
+        closeAllRawConnections()
         idleHandles.removeAll()
         if let cookieHandle { curl_easy_cleanup(cookieHandle) }
         cookieHandle = nil

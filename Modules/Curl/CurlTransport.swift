@@ -192,6 +192,62 @@ public final class CurlTransport: HTTPTransport {
         )
     }
 
+    /// Opens a connection to `request`'s origin on the loop thread, as a transfer of `request`
+    /// would (proxy tunnel, TLS, trust policy, client identity, connect timeout), and hands over its
+    /// byte stream.
+    ///
+    /// The handle offers `http/1.1` alone in ALPN and stays in the loop's multi handle until the
+    /// connection is closed, by `RawConnection.close()`, by dropping it, or by ``shutdown()``
+    /// (its reads and writes then fail with `TransportError.Category.shutDown`). The connect
+    /// timeout and the request's total timeout bound the opening only.
+    ///
+    /// ```swift
+    /// let connection = try await transport.openRawConnection(to: HTTPRequest(url: url), options: RawConnectionOptions())
+    /// try await connection.write(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+    /// var response: [UInt8] = []
+    /// while let bytes = try await connection.read() { response += bytes }
+    /// ```
+    /// - Parameters:
+    ///   - request: Whose origin to connect to; only its URL and timeouts are used.
+    ///   - options: How the connection buffers what it receives.
+    /// - Returns: The open connection.
+    /// - Throws: `TransportError`, mapped as a transfer's failure to connect is.
+    public func openRawConnection(
+        to request: HTTPRequest,
+        options: RawConnectionOptions
+    ) async throws -> any RawConnection {
+        guard let loop else {
+            let error = startupError ?? CurlLoop.shutDownError(request.url)
+            throw TransportError(category: error.category, message: error.message, url: request.url)
+        }
+        let id = nextIdentifier.add(1, ordering: .relaxed).newValue
+        let (producer, consumer) = BackpressuredChannel<[UInt8], TransportError>.makeChannel(
+            highWaterMark: options.readHighWaterMark,
+            lowWaterMark: options.readHighWaterMark / 2,
+            size: { $0.count }
+        )
+        producer.setHandlers(
+            onDemand: { loop.post(.rawDemand(id)) },
+            onTermination: { loop.post(.rawClose(id, nil)) }
+        )
+        let pending = PendingRawConnection(id: id, request: request, producer: producer)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, TransportError>, Never>) in
+                if !loop.post(.openRaw(pending, continuation)) {
+                    continuation.resume(returning: .failure(CurlLoop.shutDownError(request.url)))
+                }
+            }
+        } onCancel: {
+            loop.post(.rawClose(id, nil))
+        }
+        switch result {
+        case .success:
+            return CurlRawConnection(loop: loop, id: id, url: request.url, consumer: consumer)
+        case .failure(let error):
+            throw error
+        }
+    }
+
     /// Cancels every transfer in flight (they fail with `TransportError.Category.shutDown`), stops
     /// the loop thread and frees libcurl's handles; returns once the thread has cleaned up.
     ///

@@ -78,6 +78,8 @@ public final class MockTransport: HTTPTransport {
     }
 
     private let state = Lock(State())
+    /// The raw connections to hand out (see `MockTransport+RawConnection`).
+    let rawConnections = Lock(RawConnectionStubs())
     /// The largest request body the mock reads; longer bodies fail the transfer.
     public let maximumRequestBodySize: Int
     /// The largest response body when a request does not say; `nil` for no limit.

@@ -55,6 +55,30 @@ public final class UnimplementedTransport: HTTPTransport {
         )
         return HTTPTransfer(request: request, events: events, controller: NothingToControl())
     }
+
+    /// Records the attempt and fails with a `.configuration` error naming the request.
+    ///
+    /// ```swift
+    /// _ = try? await transport.openRawConnection(to: request, options: RawConnectionOptions())
+    /// #expect(transport.attempts == [request])
+    /// ```
+    /// - Parameters:
+    ///   - request: The request whose origin should not have been connected to.
+    ///   - options: Ignored.
+    /// - Returns: Never returns.
+    /// - Throws: Always, `TransportError` of category `configuration`.
+    public func openRawConnection(
+        to request: HTTPRequest,
+        options: RawConnectionOptions
+    ) async throws -> any RawConnection {
+        recorded.withLock { $0.append(request) }
+        onAttempt?(request)
+        throw TransportError(
+            category: .configuration,
+            message: "UnimplementedTransport received a raw connection for \(request)",
+            url: request.url
+        )
+    }
 }
 
 /// The controls of a transfer that has already ended.

@@ -74,6 +74,29 @@ public protocol HTTPTransport: Sendable {
     /// }
     /// ```
     var executor: any TaskExecutor { get }
+
+    /// Opens a connection to `request`'s origin and hands over its byte stream, for a protocol that
+    /// takes the connection over (WebSocket).
+    ///
+    /// The connection gets what a transfer of `request` would get on its way to the server: the
+    /// proxy (a tunnel through an HTTP proxy, `CONNECT`), TLS with the transport's trust policy,
+    /// pins, revocation checks and client identity, decided before the caller can write a byte,
+    /// and the connect timeout. Only the URL's scheme, host and port, and the request's timeouts,
+    /// are used: no request is sent. The default throws: a transport without connections of its
+    /// own has none to hand over.
+    ///
+    /// ```swift
+    /// let connection = try await transport.openRawConnection(to: HTTPRequest(url: url), options: RawConnectionOptions())
+    /// try await connection.write(Array("GET /chat HTTP/1.1\r\nHost: example.com\r\n\r\n".utf8))
+    /// ```
+    /// - Parameters:
+    ///   - request: Whose origin to connect to (`http` or `https`).
+    ///   - options: How the connection buffers what it receives.
+    /// - Returns: The open connection.
+    /// - Throws: `TransportError`, with the categories of a transfer that failed to connect
+    ///   (`cannotConnect`, `nameResolutionFailed`, `serverTrustFailed`, `tlsFailed`, `proxyFailed`,
+    ///   `timedOut`), and `configuration` from a transport that does not support raw connections.
+    func openRawConnection(to request: HTTPRequest, options: RawConnectionOptions) async throws -> any RawConnection
 }
 
 extension HTTPTransport {
@@ -90,6 +113,29 @@ extension HTTPTransport {
 
     /// The global concurrent executor: the transport has no thread of its own to offer.
     public var executor: any TaskExecutor { globalConcurrentExecutor }
+
+    /// Throws `TransportError` of category `configuration`: the transport has no connections of
+    /// its own to hand over.
+    ///
+    /// ```swift
+    /// do { _ = try await transport.openRawConnection(to: request, options: RawConnectionOptions()) }
+    /// catch let error as TransportError where error.category == .configuration { useAnotherTransport() }
+    /// ```
+    /// - Parameters:
+    ///   - request: Whose origin the caller wanted to connect to.
+    ///   - options: Unused.
+    /// - Returns: Never returns.
+    /// - Throws: Always, `TransportError` of category `configuration`.
+    public func openRawConnection(
+        to request: HTTPRequest,
+        options: RawConnectionOptions
+    ) async throws -> any RawConnection {
+        throw TransportError(
+            category: .configuration,
+            message: "this transport (\(type(of: self))) does not support raw connections",
+            url: request.url
+        )
+    }
 
     /// Starts a transfer with default options.
     ///

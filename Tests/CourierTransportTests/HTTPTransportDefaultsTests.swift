@@ -29,6 +29,27 @@ import Testing
         #expect(MinimalTransport().cookieStore == nil)
     }
 
+    @Test func refusesRawConnectionsWithAConfigurationError() async throws {
+        let url = try #require(URL(string: "http://127.0.0.1:1/chat"))
+        do {
+            _ = try await MinimalTransport().openRawConnection(
+                to: HTTPRequest(url: url),
+                options: RawConnectionOptions()
+            )
+            Issue.record("the default opened a connection")
+        } catch let error as TransportError {
+            #expect(error.category == .configuration)
+            #expect(error.url == url)
+            #expect(error.message == "this transport (MinimalTransport) does not support raw connections")
+        }
+    }
+
+    @Test func rawConnectionOptionsKeepAPositiveHighWaterMark() {
+        #expect(RawConnectionOptions().readHighWaterMark == 256 << 10)
+        #expect(RawConnectionOptions(readHighWaterMark: 0).readHighWaterMark == 1)
+        #expect(RawConnectionOptions(readHighWaterMark: -5).readHighWaterMark == 1)
+    }
+
     @Test func handlesCookiesAndLeavesResponsesAsSent() {
         #expect(
             MinimalTransport().requestDefaults
