@@ -217,7 +217,7 @@ let package = Package(
                 "Courier", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierSessionCore", "CourierSessionEngine", "CourierReachability",
                 "CourierReachabilityNetlink", "CourierImageCache", "CourierImageDecoding", "CourierImageDownloader",
-                "CourierRequestCompression",
+                "CourierRequestCompression", "CourierWebSocket",
             ],
             path: "Modules/CLI"
         ),
@@ -238,7 +238,9 @@ let package = Package(
         // The `courier` executable's own rules (its messages, its grammar), through @testable import.
         .testTarget(
             name: "CourierCLITests",
-            dependencies: ["CourierCLI", "CourierSessionCore", "CourierTransport"]
+            dependencies: [
+                "CourierCLI", "CourierLocking", "CourierSessionCore", "CourierTransport", "CourierWebSocket",
+            ]
         ),
         .testTarget(
             name: "CourierSerializationTests",
