@@ -23,8 +23,9 @@ struct WebSocketCommandLine {
     /// `--help`: print the usage.
     var showsHelp = false
 
-    /// `-I/--ignore-stdin`: send nothing and wait for the server to close.
-    var readsStandardInput: Bool { !request.ignoresStdin }
+    /// Whether stdin's lines are sent; `-I/--ignore-stdin` sends nothing and waits for the server
+    /// to close. (``request`` always ignores stdin: it is never a handshake body.)
+    var readsStandardInput = true
 
     /// The connection's settings: the offer, limits and keep-alive the options ask for.
     var configuration: WebSocketConfiguration {

@@ -59,7 +59,7 @@ enum WebSocketGrammar {
         // stdin holds the messages, never a body.
         let words = shared + ["--ignore-stdin", "--", try httpURL(url)] + parsed.positionals.dropFirst()
         line.request = try RequestGrammar.parse(words, registry: registry)
-        line.request.ignoresStdin = parsed.has("--ignore-stdin")
+        line.readsStandardInput = !parsed.has("--ignore-stdin")
         if line.request.items.contains(where: \.isData) {
             throw UsageError(
                 message: "body items (name=value, name:=json, name@file) have no place in a WebSocket handshake: "

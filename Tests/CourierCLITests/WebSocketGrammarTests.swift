@@ -77,6 +77,9 @@ import Testing
         #expect(request.items.contains(.query(name: "room", value: "1")))
         #expect(request.items.contains(.header(name: "X-Trace", value: " 7")))
         #expect(!line.readsStandardInput)
+        // stdin is never the handshake's body, with or without -I.
+        #expect(line.request.ignoresStdin)
+        #expect(try parse(["ws://h/"]).request.ignoresStdin)
         // The shared checks stay the request grammar's.
         #expect(refusal(["ws://h/", "-k", "--pin-key", "sha256//AAAA"])?.contains("conflict") == true)
         #expect(refusal(["ws://h/", "--pin-key", "AAAA"])?.hasPrefix("--pin-key takes") == true)
