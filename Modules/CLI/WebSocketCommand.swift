@@ -20,8 +20,7 @@ enum WebSocketCommand {
         do {
             line = try WebSocketGrammar.parse(words, registry: registry)
         } catch {
-            StandardStreams.printError("courier ws: \(error.message)\nusage: \(WebSocketGrammar.usage)")
-            return ExitStatus.error
+            return usageFailure(error)
         }
         if line.showsHelp {
             print(WebSocketHelp.text)
@@ -31,14 +30,18 @@ enum WebSocketCommand {
         do {
             status = try await connect(line)
         } catch let error as UsageError {
-            StandardStreams.printError("courier ws: \(error.message)\nusage: \(WebSocketGrammar.usage)")
-            return ExitStatus.error
+            return usageFailure(error)
         } catch {
             StandardStreams.printError("courier: error: \(error)")
             status = ExitStatus.error
         }
         if line.request.reportsPeakRSS { StandardStreams.printError(PeakRSS.reportLine) }
         return status
+    }
+
+    private static func usageFailure(_ error: UsageError) -> Int32 {
+        StandardStreams.printError("courier ws: \(error.message)\nusage: \(WebSocketGrammar.usage)")
+        return ExitStatus.error
     }
 
     /// Opens the connection, runs the exchange and says how it ended.
