@@ -51,7 +51,7 @@ let package = Package(
             [
                 "CourierLocking",
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability", "CourierSecurity",
-                "CourierSessionCore", "CourierImageCache",
+                "CourierSessionCore", "CourierImageCache", "CourierWebSocket",
             ]
         ),
         // Swift Testing links full Foundation: the doubles that fail the running test live here, so
@@ -64,7 +64,7 @@ let package = Package(
             folder: "SessionCore",
             [
                 "CourierLocking", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability",
-                "CourierSecurity",
+                "CourierSecurity", "CourierWebSocket",
             ]
         ),
         // The diagnostics seam: no dependencies, so any layer can emit through it.
@@ -94,7 +94,7 @@ let package = Package(
             [
                 "CourierLocking",
                 "CourierSessionCore", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierReachability",
-                "CourierSecurity",
+                "CourierSecurity", "CourierWebSocket",
             ]
         ),
         // The reachability monitor on rtnetlink: the kernel headers only, no C library linked.
@@ -206,6 +206,7 @@ let package = Package(
                 "CourierLocking",
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierSessionCore", "CourierSessionEngine",
                 "CourierSecurity", "CourierSecurityOpenSSL", "CourierCurl", "CourierHTTPCache", "CourierReachability",
+                "CourierWebSocket",
             ]
         ),
 
@@ -260,6 +261,7 @@ let package = Package(
                 "CourierLocking",
                 "CourierHTTP", "CourierTransport", "CourierTesting", "CourierTestingExpectations", "CourierSecurity",
                 "CourierSessionCore", "CourierSessionEngine", "CourierSerialization", "CourierImageCache",
+                "CourierWebSocket",
             ]
         ),
         .testTarget(name: "CourierSecurityTests", dependencies: ["CourierLocking", "CourierSecurity"]),
@@ -289,7 +291,7 @@ let package = Package(
             dependencies: [
                 "CourierLocking",
                 "CourierSessionCore", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierTesting",
-                "CourierTestSupport",
+                "CourierTestSupport", "CourierWebSocket",
             ]
         ),
         .testTarget(
@@ -297,7 +299,7 @@ let package = Package(
             dependencies: [
                 "CourierLocking",
                 "CourierSessionEngine", "CourierSessionCore", "CourierHTTP", "CourierSerialization", "CourierTransport",
-                "CourierTesting", "CourierSecurity", "CourierReachability", "CourierTestSupport",
+                "CourierTesting", "CourierSecurity", "CourierReachability", "CourierTestSupport", "CourierWebSocket",
             ]
         ),
         .testTarget(
@@ -314,7 +316,7 @@ let package = Package(
 
         .testTarget(
             name: "CourierTests",
-            dependencies: ["CourierLocking", "Courier", "CourierTesting", "CourierTestSupport"]
+            dependencies: ["CourierLocking", "Courier", "CourierTesting", "CourierTestSupport", "CourierWebSocket"]
         ),
 
         .testTarget(name: "CourierDiskCacheTests", dependencies: ["CourierDiskCache", "CourierTestSupport"]),

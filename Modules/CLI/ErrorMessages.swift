@@ -96,6 +96,10 @@ struct ErrorMessages {
             return "\(host) sent an event over \(limit) bytes; stopped reading"
         case .notCached:
             return "no stored response for \(host), and the cache policy forbids asking the network"
+        case .webSocket:
+            return "the WebSocket at \(host) failed" + (error.webSocketError.map { ": \($0)" } ?? "")
+        case .webSocketUnavailable:
+            return "this client cannot open a WebSocket to \(host)"
         }
     }
 

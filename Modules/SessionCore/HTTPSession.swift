@@ -1,5 +1,6 @@
 public import CourierHTTP
 public import CourierSerialization
+public import CourierWebSocket
 public import FoundationEssentials
 
 /// The session layer as an app's API client sees it: sends requests and hands back what each one
@@ -78,4 +79,35 @@ public protocol HTTPSession: Sendable {
         to destination: DownloadDestination.Choose?,
         options: RequestOptions
     ) async -> DownloadResponse
+
+    /// Opens a WebSocket (RFC 6455) with `request` as the opening handshake, after the session's
+    /// adapters ran on it; a refused handshake goes to the session's retriers (a `401` to an
+    /// `AuthenticationInterceptor`, say), a redirect is not followed.
+    ///
+    /// A session without WebSocket support throws ``SessionError/Kind/webSocketUnavailable``: the
+    /// default implementation does, so a conformer that does not open WebSockets need not
+    /// implement it.
+    ///
+    /// ```swift
+    /// var configuration = WebSocketConfiguration()
+    /// configuration.subprotocols = ["chat.v1"]
+    /// let socket = try await session.webSocket(
+    ///     HTTPRequest(url: URL(string: "wss://chat.example/ws")!),
+    ///     configuration: configuration
+    /// )
+    /// try await socket.send(.text("hello"))
+    /// ```
+    /// - Parameters:
+    ///   - request: The handshake request: a `ws`, `wss`, `http` or `https` URL and the fields to
+    ///     send (`Authorization`, `Origin`); the connector adds the handshake's own fields.
+    ///   - configuration: Subprotocols, compression, limits and timeouts.
+    /// - Returns: The open connection.
+    /// - Throws: ``SessionError``: kind ``SessionError/Kind/webSocket`` with the
+    ///   ``SessionError/webSocketError`` and the response of a refused or redirected handshake,
+    ///   a transport kind when the connection failed, ``SessionError/Kind/adaptationFailed`` or
+    ///   ``SessionError/Kind/retryFailed`` from the interceptors, ``SessionError/Kind/sessionInvalidated``.
+    func webSocket(
+        _ request: HTTPRequest,
+        configuration: WebSocketConfiguration
+    ) async throws(SessionError) -> any WebSocketConnection
 }

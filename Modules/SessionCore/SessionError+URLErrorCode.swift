@@ -1,5 +1,6 @@
 internal import CourierSerialization
 internal import CourierTransport
+internal import CourierWebSocket
 
 extension SessionError {
     /// AFNetworking's `NSURLErrorDomain` code for this error, by a fixed table.
@@ -22,6 +23,11 @@ extension SessionError {
     /// | transport `serverTrustFailed` | -1202 (server certificate untrusted) |
     /// | transport `fileFailed`, `resumeFailed`, a download that cannot be moved | -3000 (cannot create file) |
     /// | serialization | the serializer's own code (-1011 unacceptable status, -1016 undecodable) |
+    /// | WebSocket: a refused, redirected or invalid handshake, a protocol violation, a close by the server | -1011 (bad server response) |
+    /// | WebSocket: an invalid request | -1000 (bad URL) |
+    /// | WebSocket: a message or frame over the limit | -1103 (data length exceeds maximum) |
+    /// | WebSocket: the close timed out | -1001 (timed out) |
+    /// | WebSocket unavailable | -1002 (unsupported URL) |
     /// | anything else | -1 (unknown) |
     ///
     /// ```swift
@@ -40,7 +46,21 @@ extension SessionError {
         case .eventStream: return -1103
         case .fileMoveFailed: return -3000
         case .notCached: return -1008
+        case .webSocket: return webSocketURLErrorCode
+        case .webSocketUnavailable: return -1002
         case .transport(let category): return Self.urlErrorCode(category)
+        }
+    }
+
+    private var webSocketURLErrorCode: Int {
+        switch webSocketError {
+        case .invalidRequest: -1000
+        case .messageTooBig, .frameTooBig: -1103
+        case .closeTimedOut: -1001
+        case .transport(let error): Self.urlErrorCode(error.category)
+        case .handshakeRefused, .redirectNotFollowed, .invalidHandshakeResponse, .protocolViolation, .closedByServer:
+            -1011
+        case nil: -1
         }
     }
 

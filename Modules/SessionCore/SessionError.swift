@@ -48,6 +48,14 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// The request's cache policy allows only a stored response and none is usable
         /// (URLSession's -1008, "resource unavailable"); nothing was sent.
         case notCached
+        /// A WebSocket's handshake was refused, redirected or invalid, or its connection broke the
+        /// protocol: ``SessionError/webSocketError`` is the error (``SessionError/underlying``), and
+        /// ``SessionError/response`` the handshake's response when the server answered. A failure
+        /// of the connection underneath has a ``transport(_:)`` kind instead.
+        case webSocket
+        /// The session cannot open WebSockets (no connector was configured, or the session has no
+        /// WebSocket support); nothing was sent.
+        case webSocketUnavailable
     }
 
     /// Why an `EventSource` stopped with an error rather than reconnecting.

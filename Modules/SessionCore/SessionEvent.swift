@@ -1,6 +1,7 @@
 public import CourierHTTP
 public import CourierReachability
 public import CourierTransport
+public import CourierWebSocket
 internal import FoundationEssentials
 
 /// Something that happened in a session, for event monitors and the session's event stream.
@@ -58,6 +59,14 @@ public struct SessionEvent: Sendable {
         /// An observed reachability monitor delivered a path
         /// (`SessionManager.observeReachability(of:)`); ``SessionEvent/networkPath`` is the path.
         case reachabilityChanged
+        /// A WebSocket opened: ``SessionEvent/request`` is the handshake request as sent (after the
+        /// adapters), ``SessionEvent/response`` the server's `101`.
+        case webSocketOpened
+        /// A WebSocket ended, or its handshake failed: ``SessionEvent/webSocketClose`` has the close
+        /// code and reason once the connection had opened (1006 when it ended without a close
+        /// frame), ``SessionEvent/error`` is set when it failed (a refused handshake, a protocol
+        /// violation, the connection lost), with the handshake's response when there was one.
+        case webSocketClosed
 
         /// AFNetworking's notification name for the kinds it posts, else `nil`.
         public var notificationName: String? {
@@ -94,6 +103,8 @@ public struct SessionEvent: Sendable {
     /// Where the response came from, for ``Kind/responseReceived`` served from the cache and for
     /// ``Kind/taskCompleted`` in a session with a cache: see ``CacheDisposition``.
     public package(set) var cacheDisposition: CacheDisposition? = nil
+    /// How a WebSocket ended, for ``Kind/webSocketClosed`` after it had opened.
+    public let webSocketClose: WebSocketClose?
     /// The trust evaluation, for ``Kind/serverTrustEvaluated``.
     public var trustEvaluation: TrustEvaluationRecord? { metrics?.trustEvaluation }
 
@@ -120,6 +131,7 @@ public struct SessionEvent: Sendable {
     ///   - filePath: Where a download's file went, for ``Kind/downloadMovedFile``.
     ///   - networkPath: The network path, for ``Kind/reachabilityChanged``.
     ///   - cacheDisposition: Where the response came from, in a session with a cache.
+    ///   - webSocketClose: How a WebSocket ended, for ``Kind/webSocketClosed``.
     public init(
         _ kind: Kind,
         task: Int? = nil,
@@ -130,7 +142,8 @@ public struct SessionEvent: Sendable {
         error: SessionError? = nil,
         filePath: String? = nil,
         networkPath: NetworkPath? = nil,
-        cacheDisposition: CacheDisposition? = nil
+        cacheDisposition: CacheDisposition? = nil,
+        webSocketClose: WebSocketClose? = nil
     ) {
         self.kind = kind
         taskIdentifier = task
@@ -142,6 +155,7 @@ public struct SessionEvent: Sendable {
         self.filePath = filePath
         self.networkPath = networkPath
         self.cacheDisposition = cacheDisposition
+        self.webSocketClose = webSocketClose
     }
 }
 

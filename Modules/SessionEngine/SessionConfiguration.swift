@@ -1,5 +1,6 @@
 public import CourierHTTP
 public import CourierSessionCore
+public import CourierWebSocket
 public import Dispatch
 
 /// The settings of a ``SessionManager`` beside its transport and interceptors.
@@ -59,6 +60,15 @@ public struct SessionConfiguration: Sendable {
     /// configuration.cache = HTTPCache(store: MemoryCacheStore())
     /// ```
     public var cache: (any ResponseCaching)?
+    /// Opens the session's WebSockets over its transport (`SessionManager.webSocket(_:configuration:)`);
+    /// `nil` (the default) for none, and then opening one throws
+    /// `SessionError.Kind.webSocketUnavailable`. `CourierClient` sets `WebSocketConnector()` from
+    /// `CourierWebSocketEngine`; a test sets `MockWebSocketConnector` from `CourierTesting`.
+    ///
+    /// ```swift
+    /// configuration.webSocketConnector = MockWebSocketConnector()
+    /// ```
+    public var webSocketConnector: (any WebSocketConnecting)?
 
     /// Creates the defaults.
     public init() {}

@@ -57,6 +57,8 @@ public final class SessionManager: HTTPSession {
     private let state: Lock<State>
     /// Whether monitors or streams listen, readable without the lock.
     let listeners: EventListeners
+    /// The open WebSockets, which an invalidation that cancels tasks closes with 1001.
+    let webSockets = WebSocketRegistry()
 
     /// Creates a session.
     ///
@@ -328,6 +330,7 @@ public final class SessionManager: HTTPSession {
         }
         if cancelingTasks {
             for task in live { task.cancel() }
+            await webSockets.closeAll()
         } else {
             // Tasks never resumed would wait forever: they are cancelled either way.
             for task in live where task.state == .suspended && !task.hasStarted { task.cancel() }
@@ -406,6 +409,7 @@ public final class SessionManager: HTTPSession {
             state.transport = fresh
             state.invalidated = false
         }
+        webSockets.reopen()
     }
 
     /// Cancels every task and invalidates the session; returns when they have completed. Safe to
@@ -422,6 +426,16 @@ public final class SessionManager: HTTPSession {
     }
 
     // MARK: Tasks
+
+    /// The next task identifier (WebSockets take theirs from the same count, so that an event's
+    /// identifier names one thing), or `nil` once the session is invalidated.
+    func reserveIdentifier() -> Int? {
+        state.withLock { state in
+            guard !state.invalidated else { return nil }
+            defer { state.nextIdentifier += 1 }
+            return state.nextIdentifier
+        }
+    }
 
     /// Registers a task whose outcome goes to `finish` (after its attempts, when it is cancelled
     /// before it starts, or at once when the session was invalidated).

@@ -65,6 +65,11 @@ struct TaskRunner: Sendable {
         case finished
     }
 
+    /// The adapt and retry steps, as a WebSocket's handshake takes them too.
+    private var interception: AttemptInterception {
+        AttemptInterception(interceptor: interceptor, configuration: configuration)
+    }
+
     /// The cache this task consults: the session's, unless the body does not pass through the
     /// session in one piece (a streamed or downloaded response).
     private var cache: (any ResponseCaching)? {
@@ -78,7 +83,7 @@ struct TaskRunner: Sendable {
             request: request,
             result: Result(request: request),
             visited: [request.url],
-            deadline: configuration.deadline.map { configuration.clock.now + $0 }
+            deadline: interception.deadlineFromNow()
         )
         while case .again = await attempt(&progress) {}
         return progress.result
@@ -164,18 +169,7 @@ struct TaskRunner: Sendable {
         context: AttemptContext,
         deadline: ContinuousClock.Instant?
     ) async -> Swift.Result<HTTPRequest, SessionError> {
-        var adapted: HTTPRequest
-        do {
-            adapted = try await interceptor?.adapt(request, for: context) ?? request
-        } catch {
-            return .failure(.adaptationFailed(error, url: request.url))
-        }
-        if let deadline {
-            let remaining = configuration.clock.now.duration(to: deadline)
-            guard remaining > .zero else { return .failure(Self.deadlineExceeded(request.url)) }
-            adapted.timeout = min(adapted.timeout ?? remaining, remaining)
-        }
-        return .success(adapted)
+        await interception.adapt(request, context: context, deadline: deadline)
     }
 
     /// What the cache says about an adapted request.
@@ -284,7 +278,9 @@ struct TaskRunner: Sendable {
             if task.isCanceling { return .ended(.cancelled(request.url), response: outcome.response) }
             let timedOutByDeadline =
                 error.category == .timedOut && deadline.map { configuration.clock.now >= $0 } == true
-            if timedOutByDeadline { return .ended(Self.deadlineExceeded(request.url), response: outcome.response) }
+            if timedOutByDeadline {
+                return .ended(AttemptInterception.deadlineExceeded(request.url), response: outcome.response)
+            }
             return .failed(
                 .transport(
                     .transport(
@@ -328,19 +324,10 @@ struct TaskRunner: Sendable {
         context: AttemptContext,
         progress: inout Progress
     ) async -> Step {
-        let decision = await interceptor?.retry(request, dueTo: failure, attempt: context) ?? .doNotRetry
-        switch decision {
-        case .doNotRetry:
-            return .finished
-        case .doNotRetryWithError(let error):
-            return fail(
-                &progress,
-                .retryFailed(error, url: request.url, after: failure)
-            )
-        case .retry, .retryAfter:
-            if let error = await wait(decision.delay ?? .zero, for: request.url, deadline: progress.deadline) {
-                return fail(&progress, error)
-            }
+        switch await interception.retry(request, dueTo: failure, context: context, deadline: progress.deadline) {
+        case .finish: return .finished
+        case .fail(let error): return fail(&progress, error)
+        case .retry: break
         }
         progress.result.retryCount += 1
         progress.result.judged = false
@@ -357,15 +344,7 @@ struct TaskRunner: Sendable {
 
     /// Waits before a retry on the session's clock; the error that ends the task instead, if any.
     func wait(_ delay: Duration, for url: URL, deadline: ContinuousClock.Instant?) async -> SessionError? {
-        let clock = configuration.clock
-        if let deadline, clock.now + delay >= deadline { return Self.deadlineExceeded(url) }
-        guard delay > .zero else { return nil }
-        do {
-            try await clock.sleep(for: delay)
-        } catch {
-            return .cancelled(url)
-        }
-        return nil
+        await interception.wait(delay, for: url, deadline: deadline)
     }
 
     /// Applies the redirect rules, the handler and the limit to a redirect head.
@@ -442,9 +421,6 @@ struct TaskRunner: Sendable {
         return .finished
     }
 
-    private static func deadlineExceeded(_ url: URL) -> SessionError {
-        SessionError(kind: .deadlineExceeded, message: "the call passed its deadline", failingURL: url)
-    }
 }
 
 /// How a task's runner judges a complete response before it asks retriers: Alamofire validates on

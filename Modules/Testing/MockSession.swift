@@ -65,6 +65,12 @@ public final class MockSession: HTTPSession {
     public let baseURL: URL?
     /// The largest request body read into the record; a longer one fails the call.
     public let maximumRequestBodySize: Int
+    /// Answers the session's WebSocket handshakes (`webSocket(...)`) and records them.
+    ///
+    /// ```swift
+    /// session.webSocketConnector.stub(url: "wss://chat.example/ws", socket: MockWebSocket(incoming: [.text("hi")]))
+    /// ```
+    public let webSocketConnector = MockWebSocketConnector()
 
     /// Creates a session with no stubs.
     ///

@@ -18,12 +18,13 @@ import Testing
             .redirect(.disallowedScheme("http")), .redirect(.disallowedScheme("ftp")), .redirect(.bodyNotReplayable),
             .adaptationFailed, .retryFailed, .cancelled, .sessionInvalidated, .deadlineExceeded, .fileMoveFailed,
             .resetUnavailable, .eventStream(.notAnEventStream), .eventStream(.lineTooLong(limit: 10)),
-            .eventStream(.eventTooLarge(limit: 10)), .notCached,
+            .eventStream(.eventTooLarge(limit: 10)), .notCached, .webSocket, .webSocketUnavailable,
         ]
         for kind in all {
             switch kind {
             case .transport, .serialization, .redirect, .adaptationFailed, .retryFailed, .cancelled,
-                .sessionInvalidated, .deadlineExceeded, .fileMoveFailed, .resetUnavailable, .eventStream, .notCached:
+                .sessionInvalidated, .deadlineExceeded, .fileMoveFailed, .resetUnavailable, .eventStream, .notCached,
+                .webSocket, .webSocketUnavailable:
                 continue
             }
         }

@@ -1,0 +1,86 @@
+internal import CourierHTTP
+internal import CourierSessionCore
+internal import FoundationEssentials
+
+/// The interceptor's steps around one attempt, shared by a task's runner and a WebSocket's
+/// handshake: adapt the request (then give it the deadline's share of the timeout), and after a
+/// failure ask the retriers and wait out the delay they ask for.
+struct AttemptInterception: Sendable {
+    /// The interceptor composed for this task or handshake, when any.
+    let interceptor: (any RequestInterceptor)?
+    let configuration: SessionConfiguration
+
+    /// What the retriers decided about a failed attempt, once their delay has passed.
+    enum Verdict: Sendable {
+        /// Send the request again.
+        case retry
+        /// The attempt's outcome stands.
+        case finish
+        /// End with this error (a retrier's own, the deadline, a cancel during the delay).
+        case fail(SessionError)
+    }
+
+    /// The deadline of a call starting now, when the session has one.
+    func deadlineFromNow() -> ContinuousClock.Instant? {
+        configuration.deadline.map { configuration.clock.now + $0 }
+    }
+
+    /// The adapters' request, with a timeout that ends by the deadline.
+    func adapt(
+        _ request: HTTPRequest,
+        context: AttemptContext,
+        deadline: ContinuousClock.Instant?
+    ) async -> Result<HTTPRequest, SessionError> {
+        var adapted: HTTPRequest
+        do {
+            adapted = try await interceptor?.adapt(request, for: context) ?? request
+        } catch {
+            return .failure(.adaptationFailed(error, url: request.url))
+        }
+        if let deadline {
+            let remaining = configuration.clock.now.duration(to: deadline)
+            guard remaining > .zero else { return .failure(Self.deadlineExceeded(request.url)) }
+            adapted.timeout = min(adapted.timeout ?? remaining, remaining)
+        }
+        return .success(adapted)
+    }
+
+    /// Asks the retriers about `failure` (Alamofire's order: the first that does not answer
+    /// `doNotRetry` decides), then waits the delay they asked for on the session's clock.
+    func retry(
+        _ request: HTTPRequest,
+        dueTo failure: AttemptFailure,
+        context: AttemptContext,
+        deadline: ContinuousClock.Instant?
+    ) async -> Verdict {
+        let decision = await interceptor?.retry(request, dueTo: failure, attempt: context) ?? .doNotRetry
+        switch decision {
+        case .doNotRetry:
+            return .finish
+        case .doNotRetryWithError(let error):
+            return .fail(.retryFailed(error, url: request.url, after: failure))
+        case .retry, .retryAfter:
+            if let error = await wait(decision.delay ?? .zero, for: request.url, deadline: deadline) {
+                return .fail(error)
+            }
+            return .retry
+        }
+    }
+
+    /// Waits before a retry on the session's clock; the error that ends the call instead, if any.
+    func wait(_ delay: Duration, for url: URL, deadline: ContinuousClock.Instant?) async -> SessionError? {
+        let clock = configuration.clock
+        if let deadline, clock.now + delay >= deadline { return Self.deadlineExceeded(url) }
+        guard delay > .zero else { return nil }
+        do {
+            try await clock.sleep(for: delay)
+        } catch {
+            return .cancelled(url)
+        }
+        return nil
+    }
+
+    static func deadlineExceeded(_ url: URL) -> SessionError {
+        SessionError(kind: .deadlineExceeded, message: "the call passed its deadline", failingURL: url)
+    }
+}
