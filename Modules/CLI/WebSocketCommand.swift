@@ -61,7 +61,7 @@ enum WebSocketCommand {
         try heads?.writeRequest(request, configuration: configuration)
         let connection: any WebSocketConnection
         do {
-            connection = try await client.session.session.webSocket(request, configuration: configuration)
+            connection = try await client.webSocket(request, configuration: configuration)
         } catch {
             if let response = error.response { try? heads?.writeResponse(response) }
             for text in messages.lines(error) { StandardStreams.printError(text) }
