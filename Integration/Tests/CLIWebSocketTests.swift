@@ -83,6 +83,17 @@ import Testing
         )
         #expect(refused.standardError.split(separator: "\n").count == 1)
 
+        // -a and -A reach the handshake as they reach an HTTP request.
+        let unauthorized = try await ws(["-I", base + "/auth"])
+        #expect(unauthorized.status == 4)
+        #expect(unauthorized.standardError.contains("HTTP 401"), "\(unauthorized.standardError)")
+        let authorized = try await ws(
+            ["-A", "bearer", "-a", "good", "--max-messages=1", base + "/auth"],
+            input: "in\n"
+        )
+        #expect(authorized.status == 0, "\(authorized.standardError)")
+        #expect(authorized.outputText == "in\n")
+
         let closed = try await ws(["-I", base + "/close/4000"])
         #expect(closed.status == 1)
         #expect(
