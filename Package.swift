@@ -240,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
-                "CourierCLI", "CourierLocking", "CourierSessionCore", "CourierTransport", "CourierWebSocket",
+                "CourierCLI", "CourierSessionCore", "CourierTesting", "CourierTransport", "CourierWebSocket",
             ]
         ),
         .testTarget(

@@ -1,5 +1,5 @@
 import CourierHTTP
-import CourierLocking
+import CourierTesting
 import CourierWebSocket
 import Foundation
 import Testing
@@ -7,111 +7,12 @@ import Testing
 @testable import CourierCLI
 
 /// The conversation `courier ws` runs on an open connection: lines out, messages in, and who closes
-/// when, against a scripted connection that echoes what it is sent.
+/// when, against CourierTesting's scripted WebSocket.
 @Suite struct WebSocketExchangeTests {
-    /// An echo server's connection: each text sent comes back, a close is answered with `answer`,
-    /// and the first `greeting` messages arrive before anything is sent.
-    final class EchoConnection: WebSocketConnection {
-        private struct State {
-            var inbox: [WebSocketMessage] = []
-            var waiting: CheckedContinuation<WebSocketMessage?, any Error>?
-            var sent: [WebSocketMessage] = []
-            var closes: [WebSocketCloseCode] = []
-            var status: WebSocketClose?
-            var finished = false
-        }
-
-        private let state = Lock(State())
-        let answer: WebSocketClose
-        let failure: WebSocketError?
-
-        init(
-            greeting: [WebSocketMessage] = [],
-            answer: WebSocketClose = WebSocketClose(code: .normalClosure),
-            failure: WebSocketError? = nil
-        ) {
-            self.answer = answer
-            self.failure = failure
-            state.withLock { $0.inbox = greeting }
-        }
-
-        var handshakeResponse: HTTPResponse { HTTPResponse(status: HTTPStatus(code: 101)) }
-        var agreement: WebSocketHandshake.Agreement { WebSocketHandshake.Agreement() }
-        var closeStatus: WebSocketClose? { state.withLock { $0.status } }
-        var sent: [WebSocketMessage] { state.withLock { $0.sent } }
-        var closes: [WebSocketCloseCode] { state.withLock { $0.closes } }
-
-        var messages: WebSocketMessages {
-            WebSocketMessages { () async throws(WebSocketError) -> WebSocketMessage? in
-                do {
-                    return try await self.receive()
-                } catch let error as WebSocketError {
-                    throw error
-                } catch {
-                    return nil
-                }
-            }
-        }
-
-        private func receive() async throws -> WebSocketMessage? {
-            try await withCheckedThrowingContinuation { continuation in
-                let ready: Result<WebSocketMessage?, any Error>? = state.withLock { state in
-                    if !state.inbox.isEmpty { return .success(state.inbox.removeFirst()) }
-                    if state.finished { return failure.map { .failure($0) } ?? .success(nil) }
-                    state.waiting = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(with: ready) }
-            }
-        }
-
-        private func deliver(_ message: WebSocketMessage?, finishing: Bool) {
-            let waiting = state.withLock { state -> CheckedContinuation<WebSocketMessage?, any Error>? in
-                if let message { state.inbox.append(message) }
-                if finishing { state.finished = true }
-                guard let waiting = state.waiting else { return nil }
-                state.waiting = nil
-                return waiting
-            }
-            guard let waiting else { return }
-            let next: Result<WebSocketMessage?, any Error> = state.withLock { state in
-                if !state.inbox.isEmpty { return .success(state.inbox.removeFirst()) }
-                return failure.map { .failure($0) } ?? .success(nil)
-            }
-            waiting.resume(with: next)
-        }
-
-        func send(_ message: WebSocketMessage) async throws(WebSocketError) {
-            let closing = state.withLock { state in
-                state.sent.append(message)
-                return !state.closes.isEmpty
-            }
-            if closing { throw .closedByServer(.normalClosure, reason: "") }
-            deliver(message, finishing: false)
-        }
-
-        func ping() async throws(WebSocketError) -> Duration { .zero }
-
-        func close(code: WebSocketCloseCode, reason: String) async {
-            let first = state.withLock { state in
-                state.closes.append(code)
-                if state.status == nil { state.status = answer }
-                return state.closes.count == 1
-            }
-            if first { deliver(nil, finishing: true) }
-        }
-
-        /// The server closes on its own.
-        func serverCloses() {
-            state.withLock { $0.status = answer }
-            deliver(nil, finishing: true)
-        }
-    }
-
-    final class Lines: LineSource {
-        let lines: Lock<[String]>
-        init(_ lines: [String]) { self.lines = Lock(lines) }
-        func next() async -> String? { lines.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+    actor Lines: LineSource {
+        var lines: [String]
+        init(_ lines: [String]) { self.lines = lines }
+        func next() async -> String? { lines.isEmpty ? nil : lines.removeFirst() }
     }
 
     /// A printer into a temporary file, and what it wrote.
@@ -133,8 +34,8 @@ import Testing
         }
     }
 
-    @Test func linesAreSentAndEchoesPrintedThenStdinsEndCloses() async throws {
-        let connection = EchoConnection()
+    @Test func linesAreSentThenStdinsEndClosesNormally() async throws {
+        let connection = MockWebSocket(incoming: [.text("welcome"), .binary([0, 255])])
         let output = try Output()
         let exchange = WebSocketExchange(
             connection: connection,
@@ -144,29 +45,29 @@ import Testing
         )
         let outcome = await exchange.run()
         #expect(outcome == .closed(WebSocketClose(code: .normalClosure)))
-        #expect(connection.sent == [.text("one"), .text(""), .text("three")])
-        #expect(connection.closes == [.normalClosure])
-        #expect(output.text == "one\n\nthree\n")
+        #expect(connection.sentMessages == [.text("one"), .text(""), .text("three")])
+        #expect(connection.closeRequest?.code == .normalClosure)
+        #expect(output.text == "welcome\nAP8=\n")
     }
 
     @Test func maximumMessagesClosesAfterTheNthAndPrintsNoMore() async throws {
-        let connection = EchoConnection(greeting: [.text("a"), .binary([1]), .text("c"), .text("d")])
+        let connection = MockWebSocket(incoming: [.text("a"), .binary([1]), .text("c"), .text("d")])
         let output = try Output()
         let exchange = WebSocketExchange(
             connection: connection,
             printer: output.printer,
-            lines: nil,
+            lines: Lines(["sent, but no close at the end"]),
             maximumMessages: 2
         )
         let outcome = await exchange.run()
         #expect(outcome == .closed(WebSocketClose(code: .normalClosure)))
-        #expect(connection.closes == [.normalClosure])
+        #expect(connection.closeRequest?.code == .normalClosure)
         #expect(output.text == "a\nAQ==\n")
     }
 
     @Test func withoutStdinTheServerDecidesTheEnd() async throws {
-        let code = WebSocketCloseCode(rawValue: 4000)
-        let connection = EchoConnection(greeting: [.text("hello")], answer: WebSocketClose(code: code, reason: "bye"))
+        let close = WebSocketClose(code: WebSocketCloseCode(rawValue: 4000), reason: "bye")
+        let connection = MockWebSocket(incoming: [.text("hello")], then: .closedByServer(close))
         let output = try Output()
         let exchange = WebSocketExchange(
             connection: connection,
@@ -174,24 +75,21 @@ import Testing
             lines: nil,
             maximumMessages: nil
         )
-        Task {
-            try await Task.sleep(for: .milliseconds(50))
-            connection.serverCloses()
-        }
         let outcome = await exchange.run()
-        #expect(outcome == .closed(WebSocketClose(code: code, reason: "bye")))
-        #expect(connection.closes.isEmpty)
+        #expect(outcome == .closed(close))
+        #expect(connection.closeRequest == nil)
+        #expect(connection.sentMessages.isEmpty)
         #expect(output.text == "hello\n")
     }
 
     @Test func aFailedConnectionIsTheOutcome() async throws {
         let violation = WebSocketError.protocolViolation(.protocolError, reason: "a masked frame")
-        let connection = EchoConnection(greeting: [.text("x")], failure: violation)
+        let connection = MockWebSocket(incoming: [.text("x")], then: .failed(violation))
         let output = try Output()
         let exchange = WebSocketExchange(
             connection: connection,
             printer: output.printer,
-            lines: Lines([]),
+            lines: nil,
             maximumMessages: nil
         )
         let outcome = await exchange.run()
@@ -200,7 +98,7 @@ import Testing
     }
 
     @Test func anOutputFailureStopsTheExchange() async throws {
-        let connection = EchoConnection(greeting: [.text("x")])
+        let connection = MockWebSocket(incoming: [.text("x")])
         let printer = WebSocketMessagePrinter(descriptor: -1, binaryDescriptor: nil)
         let exchange = WebSocketExchange(connection: connection, printer: printer, lines: nil, maximumMessages: nil)
         guard case .outputFailed(let message) = await exchange.run() else {
