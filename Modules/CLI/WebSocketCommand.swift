@@ -75,9 +75,13 @@ enum WebSocketCommand {
             lines: line.readsStandardInput ? StandardInputLines() : nil,
             maximumMessages: line.maximumMessages
         )
+        let interruption = WebSocketInterruption(closing: connection)
         let outcome = await exchange.run()
+        interruption.stop()
         await client.shutdown()
         switch outcome {
+        case .closed where interruption.happened:
+            return WebSocketInterruption.exitStatus
         case .closed(let close):
             guard let text = messages.closed(close) else { return ExitStatus.success }
             StandardStreams.printError("courier: " + text)

@@ -5,8 +5,9 @@ enum WebSocketHelp {
 
         Opens a WebSocket (RFC 6455), sends each line of stdin as a text message and prints each
         message the server sends on a line of its own: text as it is, binary as base64 (or appended
-        to a file with --binary-to). At the end of stdin it closes normally (1000) and waits for the
-        server's close.
+        to a file with --binary-to). At the end of stdin (Ctrl-D on a terminal) it closes normally
+        (1000) and waits for the server's close; Ctrl-C closes with 1001 (going away) and exits 130,
+        a second Ctrl-C at once.
 
         URL      ws:// or wss:// (http:// and https:// are taken as the same); :8080/chat means
                  ws://localhost:8080/chat. Name:value items add headers to the handshake, name==value
