@@ -34,67 +34,56 @@ import Testing
         }
     }
 
-    @Test func linesAreSentThenStdinsEndClosesNormally() async throws {
-        let connection = MockWebSocket(incoming: [.text("welcome"), .binary([0, 255])])
+    /// Runs an exchange on `connection`, printing into a temporary file; the outcome and the text.
+    func run(
+        _ connection: MockWebSocket,
+        lines: [String]? = nil,
+        maximumMessages: Int? = nil
+    ) async throws -> (WebSocketExchange.Outcome, String) {
         let output = try Output()
         let exchange = WebSocketExchange(
             connection: connection,
             printer: output.printer,
-            lines: Lines(["one", "", "three"]),
-            maximumMessages: nil
+            lines: lines.map(Lines.init),
+            maximumMessages: maximumMessages
         )
         let outcome = await exchange.run()
+        return (outcome, output.text)
+    }
+
+    @Test func linesAreSentThenStdinsEndClosesNormally() async throws {
+        let connection = MockWebSocket(incoming: [.text("welcome"), .binary([0, 255])])
+        let (outcome, text) = try await run(connection, lines: ["one", "", "three"])
         #expect(outcome == .closed(WebSocketClose(code: .normalClosure)))
         #expect(connection.sentMessages == [.text("one"), .text(""), .text("three")])
         #expect(connection.closeRequest?.code == .normalClosure)
-        #expect(output.text == "welcome\nAP8=\n")
+        #expect(text == "welcome\nAP8=\n")
     }
 
     @Test func maximumMessagesClosesAfterTheNthAndPrintsNoMore() async throws {
         let connection = MockWebSocket(incoming: [.text("a"), .binary([1]), .text("c"), .text("d")])
-        let output = try Output()
-        let exchange = WebSocketExchange(
-            connection: connection,
-            printer: output.printer,
-            lines: Lines(["sent, but no close at the end"]),
-            maximumMessages: 2
-        )
-        let outcome = await exchange.run()
+        let (outcome, text) = try await run(connection, lines: ["sent, but no close at the end"], maximumMessages: 2)
         #expect(outcome == .closed(WebSocketClose(code: .normalClosure)))
         #expect(connection.closeRequest?.code == .normalClosure)
-        #expect(output.text == "a\nAQ==\n")
+        #expect(text == "a\nAQ==\n")
     }
 
     @Test func withoutStdinTheServerDecidesTheEnd() async throws {
         let close = WebSocketClose(code: WebSocketCloseCode(rawValue: 4000), reason: "bye")
         let connection = MockWebSocket(incoming: [.text("hello")], then: .closedByServer(close))
-        let output = try Output()
-        let exchange = WebSocketExchange(
-            connection: connection,
-            printer: output.printer,
-            lines: nil,
-            maximumMessages: nil
-        )
-        let outcome = await exchange.run()
+        let (outcome, text) = try await run(connection)
         #expect(outcome == .closed(close))
         #expect(connection.closeRequest == nil)
         #expect(connection.sentMessages.isEmpty)
-        #expect(output.text == "hello\n")
+        #expect(text == "hello\n")
     }
 
     @Test func aFailedConnectionIsTheOutcome() async throws {
         let violation = WebSocketError.protocolViolation(.protocolError, reason: "a masked frame")
         let connection = MockWebSocket(incoming: [.text("x")], then: .failed(violation))
-        let output = try Output()
-        let exchange = WebSocketExchange(
-            connection: connection,
-            printer: output.printer,
-            lines: nil,
-            maximumMessages: nil
-        )
-        let outcome = await exchange.run()
+        let (outcome, text) = try await run(connection)
         #expect(outcome == .failed(violation))
-        #expect(output.text == "x\n")
+        #expect(text == "x\n")
     }
 
     @Test func anOutputFailureStopsTheExchange() async throws {
