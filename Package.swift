@@ -425,7 +425,7 @@ let package = Package(
                 "CourierSecurityOpenSSL", "CourierDiagnostics", "CourierSessionCore", "CourierSessionEngine",
                 "CourierReachability", "CourierReachabilityNetlink", "CourierTestSupport",
                 "CourierRequestCompression", "Courier", "CourierImageDownloader", "CourierImageDecoding",
-                "CourierImageCache", "CourierHTTPCache", "CCourierOpenSSL",
+                "CourierImageCache", "CourierHTTPCache", "CCourierOpenSSL", "CourierWebSocket",
             ],
             path: "Integration/Tests"
         ),
