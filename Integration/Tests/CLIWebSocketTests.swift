@@ -47,6 +47,12 @@ import Testing
         #expect(chosen.outputText == "chat.v2\n")
         let none = try await ws(["-I", "--max-messages=1", base + "/subprotocol"])
         #expect(none.outputText == "\n")
+
+        // --verbose: both heads on stderr, stdout keeps only the messages.
+        let verbose = try await ws(["-I", "-v", "--max-messages=1", "--subprotocol=chat.v2", base + "/subprotocol"])
+        #expect(verbose.outputText == "chat.v2\n")
+        #expect(verbose.standardError.contains("Sec-WebSocket-Protocol: chat.v2\n"), "\(verbose.standardError)")
+        #expect(verbose.standardError.contains("HTTP/1.1 101 Switching Protocols\n"), "\(verbose.standardError)")
     }
 
     @Test(.enabled(if: ready, "needs the courier binary and COURIER_WS_URL"))
