@@ -57,7 +57,7 @@ extension HTTPSession {
     ///   - configuration: Subprotocols, compression, limits and timeouts.
     /// - Returns: The open connection.
     /// - Throws: ``SessionError``: kind ``SessionError/Kind/webSocket`` with
-    ///   ``WebSocketError/invalidRequest(_:)`` for a string that is not such a URL, and as
+    ///   `WebSocketError.invalidRequest(_:)` for a string that is not such a URL, and as
     ///   ``webSocket(_:configuration:)`` says.
     public func webSocket(
         _ urlString: String,
@@ -116,7 +116,7 @@ extension HTTPSession {
     ///   - headers: Fields to send with the handshake.
     /// - Returns: The request.
     /// - Throws: ``SessionError`` of kind ``SessionError/Kind/webSocket`` with
-    ///   ``WebSocketError/invalidRequest(_:)`` for another URL.
+    ///   `WebSocketError.invalidRequest(_:)` for another URL.
     public func webSocketRequest(_ url: URL, headers: HTTPHeaders = HTTPHeaders()) throws(SessionError) -> HTTPRequest {
         guard let scheme = url.scheme?.lowercased(), ["ws", "wss", "http", "https"].contains(scheme),
             url.host?.isEmpty == false

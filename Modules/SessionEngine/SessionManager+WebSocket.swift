@@ -14,8 +14,8 @@ extension SessionManager {
     /// credential and the next handshake carries the new one. A redirect is not followed: the
     /// error carries the response, its `Location` intact. The session's deadline covers every
     /// attempt. Monitors see `requestStarted` per attempt, `retryScheduled`, then
-    /// ``SessionEvent/Kind/webSocketOpened`` and, when the connection ends (its messages finish
-    /// or fail, or the app closes it) or the handshake fails, ``SessionEvent/Kind/webSocketClosed``.
+    /// `SessionEvent.Kind.webSocketOpened` and, when the connection ends (its messages finish
+    /// or fail, or the app closes it) or the handshake fails, `SessionEvent.Kind.webSocketClosed`.
     /// An invalidation that cancels tasks (``shutdown()`` too) closes the open WebSockets with
     /// 1001 (going away).
     ///

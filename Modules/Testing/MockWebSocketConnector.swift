@@ -22,7 +22,7 @@ internal import FoundationEssentials
 /// #expect(connector.verify(.header("Authorization", "Bearer t0k3n"), called: 1) == nil)
 /// ```
 ///
-/// A handshake no stub answers fails with ``WebSocketError/transport(_:)`` of category `other`
+/// A handshake no stub answers fails with `WebSocketError.transport(_:)` of category `other`
 /// naming the request, as an unstubbed request to `MockTransport` does.
 public final class MockWebSocketConnector: WebSocketConnecting {
     /// Computes the answer to a handshake.
@@ -112,8 +112,8 @@ public final class MockWebSocketConnector: WebSocketConnecting {
     }
 
     /// Refuses the handshakes `matcher` accepts with a response of `status`: a 3xx is reported
-    /// as ``WebSocketError/redirectNotFollowed(_:)``, any other status as
-    /// ``WebSocketError/handshakeRefused(_:)``, as the engine reports them.
+    /// as `WebSocketError.redirectNotFollowed(_:)`, any other status as
+    /// `WebSocketError.handshakeRefused(_:)`, as the engine reports them.
     ///
     /// ```swift
     /// connector.stub(refusingWith: 401, headers: try HTTPHeaders(["WWW-Authenticate": "Bearer"]), times: 1)
