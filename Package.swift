@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "CourierHTTPCache", targets: ["CourierHTTPCache"]),
         .library(name: "CourierContentDecoding", targets: ["CourierContentDecoding"]),
         .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
+        .library(name: "CourierWebSocketEngine", targets: ["CourierWebSocketEngine"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -177,6 +178,17 @@ let package = Package(
             ["CCourierZlib", "CCourierBrotli", "CCourierZstd"]
         ),
 
+        // MARK: WebSocket engine (leaf: OpenSSL's SHA-1 for the handshake, zlib for permessage-deflate)
+        // It drives CourierWebSocket's rules over a transport's RawConnection and never names libcurl.
+        module(
+            "CourierWebSocketEngine",
+            folder: "WebSocketEngine",
+            [
+                "CourierLocking", "CourierHTTP", "CourierTransport", "CourierWebSocket", "CourierContentDecoding",
+                "CCourierOpenSSL", "CCourierZlib",
+            ]
+        ),
+
         // MARK: Image codecs (leaf: the only targets that link libpng, libjpeg and libwebp)
         .target(
             name: "CCourierImageCodecs",
@@ -235,6 +247,13 @@ let package = Package(
         .testTarget(
             name: "CourierWebSocketTests",
             dependencies: ["CourierWebSocket", "CourierHTTP", "CourierTransport"]
+        ),
+        .testTarget(
+            name: "CourierWebSocketEngineTests",
+            dependencies: [
+                "CourierLocking", "CourierWebSocketEngine", "CourierWebSocket", "CourierHTTP", "CourierTransport",
+                "CourierTesting",
+            ]
         ),
         // The `courier` executable's own rules (its messages, its grammar), through @testable import.
         .testTarget(
@@ -426,6 +445,7 @@ let package = Package(
                 "CourierReachability", "CourierReachabilityNetlink", "CourierTestSupport",
                 "CourierRequestCompression", "Courier", "CourierImageDownloader", "CourierImageDecoding",
                 "CourierImageCache", "CourierHTTPCache", "CCourierOpenSSL", "CourierWebSocket",
+                "CourierWebSocketEngine",
             ],
             path: "Integration/Tests"
         ),

@@ -29,6 +29,7 @@ let probedProducts = [
     "CourierHTTPCache",
     "CourierContentDecoding",
     "CourierWebSocket",
+    "CourierWebSocketEngine",
 ]
 
 func courier(_ product: String) -> Target.Dependency {
