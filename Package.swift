@@ -218,7 +218,7 @@ let package = Package(
                 "CourierLocking",
                 "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierSessionCore", "CourierSessionEngine",
                 "CourierSecurity", "CourierSecurityOpenSSL", "CourierCurl", "CourierHTTPCache", "CourierReachability",
-                "CourierWebSocket",
+                "CourierWebSocket", "CourierWebSocketEngine",
             ]
         ),
 
@@ -404,6 +404,13 @@ let package = Package(
                 "CourierCurl", "CourierHTTP", "CourierSessionCore", "CourierSessionEngine", "CourierTransport",
             ],
             path: "Integration/DownloadHelper"
+        ),
+        // A child process for the memory-bound tests: reads through CurlTransport and reports its peak
+        // RSS, away from the test runner's own allocations.
+        .executableTarget(
+            name: "CourierMemoryHelper",
+            dependencies: ["CCourierOpenSSL", "CourierCurl", "CourierHTTP", "CourierTransport"],
+            path: "Integration/MemoryHelper"
         ),
         // The tour that ci/demo runs against the loopback servers (not a product): each step checks what
         // the library returned, so the tour fails when the library regresses.

@@ -129,6 +129,11 @@ async def close(writer: asyncio.StreamWriter) -> None:
 async def reset(writer: asyncio.StreamWriter) -> None:
     """Closes with an RST: SO_LINGER {on, 0} then close, after the peer had time to read."""
     await asyncio.sleep(0.05)
+    send_reset(writer)
+
+
+def send_reset(writer: asyncio.StreamWriter) -> None:
+    """Closes with an RST at once (also used by chaos_proxy.py)."""
     sock = writer.get_extra_info("socket")
     if sock is not None:
         try:

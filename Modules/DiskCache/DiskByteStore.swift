@@ -1,4 +1,3 @@
-internal import CourierLocking
 public import FoundationEssentials
 internal import Synchronization
 
@@ -23,6 +22,12 @@ internal import Synchronization
 /// on a lock file; one that finds the lock taken leaves the work to the process that holds it and
 /// never waits.
 ///
+/// The limit holds for the directory, not for each process: every store on the directory, in
+/// any process, adds what it writes or removes to one size record kept in the directory, so a
+/// write that takes the files past the limit sweeps even when most of them came from another
+/// process. Only writes that land while another process's sweep is listing the directory can
+/// leave it over the limit, by those writes, until the next write sweeps.
+///
 /// ```swift
 /// let directory = try CacheDirectory.userCacheDirectory(named: "com.example.thumbnails")
 /// let store = try DiskByteStore(directory: directory)
@@ -31,26 +36,34 @@ internal import Synchronization
 /// ```
 ///
 /// - Important: Every call does its file-system work on the calling thread and returns when it is
-///   done; nothing waits for a lock. Reads and writes are one `open`, `read` or `write` and
-///   `rename` each: short for cache-sized values on a local disk. A sweep lists the directory and
-///   may take longer with very many entries; it runs inside the ``store(_:forKey:)`` call that
-///   pushes the store past its limit, and inside the first write of each process, which counts
-///   the files already there. From an `async` context with large values or a slow disk,
-///   call the store from a dedicated thread rather than from the cooperative pool.
+///   done. Reads are one `open` and `read`; writes are one `open`, `write` and `rename`, then an
+///   update of the 8-byte size record under `flock`, the only lock a call waits for, and only
+///   while another thread or process updates the record (never during a sweep): short for
+///   cache-sized values on a local disk. A sweep lists the directory and may take longer with very
+///   many entries; it runs inside the ``store(_:forKey:)`` call that pushes the store past its
+///   limit, and inside the first write of each store instance, which counts the files already
+///   there. From an `async` context with large values or a slow disk, call the store from a
+///   dedicated thread rather than from the cooperative pool.
 public final class DiskByteStore: Sendable {
     /// The directory that holds the entry files.
     public let directory: String
     /// The size limit and the sweep target.
     public let configuration: Configuration
 
-    /// The bytes this process believes the entry files take: `nil` until a sweep has counted them.
-    /// Other processes write too, so it is an estimate; each sweep counts again.
-    private let estimatedSize = Lock<Int?>(nil)
+    /// The entry files' total size as every store on the directory has updated it. Kept on disk
+    /// rather than in memory because a count in one process misses the others' writes, and the
+    /// limit is the directory's.
+    private let sizeRecord: SharedSizeRecord
+    /// Whether this instance has counted the directory yet. The first write counts it even when
+    /// the record holds a figure, so that drift (a writer killed between its rename and its record
+    /// update, files removed by hand) lasts no longer than until another store opens the directory.
+    private let hasCounted = Atomic<Bool>(false)
     private let temporaryCounter = Atomic<UInt64>(0)
 
     static let entrySuffix = ".cache"
     static let temporaryPrefix = ".tmp-"
     static let lockFileName = ".lock"
+    static let sizeFileName = ".size"
 
     /// Opens (and creates, with mode 0700) the store in `directory`.
     ///
@@ -60,7 +73,7 @@ public final class DiskByteStore: Sendable {
     ///
     /// - Parameters:
     ///   - directory: The directory for the entry files; the store owns everything in it that ends
-    ///     in `.cache` or starts with `.tmp-`.
+    ///     in `.cache` or starts with `.tmp-`, and its `.lock` and `.size` files.
     ///   - configuration: The size limit and sweep target.
     /// - Throws: ``DiskCacheError/Code/directoryUnavailable`` when the directory cannot be created.
     public init(directory: String, configuration: Configuration = Configuration()) throws(DiskCacheError) {
@@ -69,6 +82,7 @@ public final class DiskByteStore: Sendable {
         }
         self.directory = directory
         self.configuration = configuration
+        self.sizeRecord = SharedSizeRecord(path: directory + "/" + Self.sizeFileName)
     }
 
     /// The value stored for `key`, or `nil` when there is none or its file is damaged.
@@ -145,12 +159,10 @@ public final class DiskByteStore: Sendable {
             unlink(temporary)
             throw DiskCacheError(.writeFailed, path: path, reason: POSIXFile.errnoText(failure))
         }
-        let needsSweep = estimatedSize.withLock { size -> Bool in
-            guard let known = size else { return true }
-            size = known - previousSize + fileSize
-            return known - previousSize + fileSize > configuration.sizeLimit
+        let total = sizeRecord.update { $0.map { $0 - previousSize + fileSize } }
+        if !hasCounted.load(ordering: .acquiring) || total.map({ $0 > configuration.sizeLimit }) ?? true {
+            sweep()
         }
-        if needsSweep { sweep() }
     }
 
     /// Removes the entry for `key`.
@@ -165,7 +177,7 @@ public final class DiskByteStore: Sendable {
         let path = entryPath(forKey: key)
         var info = stat()
         guard stat(path, &info) == 0, unlink(path) == 0 else { return false }
-        estimatedSize.withLock { size in size = size.map { max(0, $0 - Int(info.st_size)) } }
+        sizeRecord.update { $0.map { max(0, $0 - Int(info.st_size)) } }
         return true
     }
 
@@ -178,7 +190,8 @@ public final class DiskByteStore: Sendable {
         for name in POSIXFile.names(in: directory) where name.hasSuffix(Self.entrySuffix) {
             unlink(directory + "/" + name)
         }
-        estimatedSize.withLock { $0 = nil }
+        // Unknown rather than zero: other processes may have written while the files went.
+        sizeRecord.update { _ in nil }
     }
 
     /// The bytes the entry files take now, counted from the directory.
@@ -209,6 +222,7 @@ public final class DiskByteStore: Sendable {
         guard lock >= 0 else { return false }
         defer { close(lock) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return false }
+        let recordedBefore = sizeRecord.current()
         removeAbandonedTemporaryFiles()
         var entries = listEntries()
         var total = entries.reduce(0) { $0 + $1.size }
@@ -218,7 +232,14 @@ public final class DiskByteStore: Sendable {
                 if unlink(directory + "/" + entry.name) == 0 { total -= entry.size }
             }
         }
-        estimatedSize.withLock { $0 = total }
+        // Writers that finished while this sweep listed the directory added to the record; keep
+        // what they added on top of the count. A write the listing also saw is then counted twice,
+        // which only brings the next sweep, and that sweep's count, forward.
+        sizeRecord.update { recorded in
+            guard let recorded else { return recordedBefore == nil ? total : nil }
+            return total + recorded - (recordedBefore ?? recorded)
+        }
+        hasCounted.store(true, ordering: .releasing)
         return true
     }
 
@@ -240,7 +261,9 @@ public final class DiskByteStore: Sendable {
     /// was opened.
     private func removeDamaged(_ path: String, inode: ino_t) {
         var info = stat()
-        if stat(path, &info) == 0, info.st_ino == inode { unlink(path) }
+        if stat(path, &info) == 0, info.st_ino == inode, unlink(path) == 0 {
+            sizeRecord.update { $0.map { max(0, $0 - Int(info.st_size)) } }
+        }
     }
 
     private struct Entry {

@@ -4,19 +4,19 @@ internal import FoundationEssentials
 
 /// The interceptor's steps around one attempt, shared by a task's runner and a WebSocket's
 /// handshake: adapt the request (then give it the deadline's share of the timeout), and after a
-/// failure ask the retriers and wait out the delay they ask for.
+/// failure ask the retriers.
 struct AttemptInterception: Sendable {
     /// The interceptor composed for this task or handshake, when any.
     let interceptor: (any RequestInterceptor)?
     let configuration: SessionConfiguration
 
-    /// What the retriers decided about a failed attempt, once their delay has passed.
+    /// What the retriers decided about a failed attempt.
     enum Verdict: Sendable {
-        /// Send the request again.
-        case retry
+        /// Send the request again after this delay (zero for at once).
+        case retry(after: Duration)
         /// The attempt's outcome stands.
         case finish
-        /// End with this error (a retrier's own, the deadline, a cancel during the delay).
+        /// End with this error (a retrier's own).
         case fail(SessionError)
     }
 
@@ -46,12 +46,11 @@ struct AttemptInterception: Sendable {
     }
 
     /// Asks the retriers about `failure` (Alamofire's order: the first that does not answer
-    /// `doNotRetry` decides), then waits the delay they asked for on the session's clock.
+    /// `doNotRetry` decides). The caller waits the delay its own way (a task on its own sleep).
     func retry(
         _ request: HTTPRequest,
         dueTo failure: AttemptFailure,
-        context: AttemptContext,
-        deadline: ContinuousClock.Instant?
+        context: AttemptContext
     ) async -> Verdict {
         let decision = await interceptor?.retry(request, dueTo: failure, attempt: context) ?? .doNotRetry
         switch decision {
@@ -60,14 +59,12 @@ struct AttemptInterception: Sendable {
         case .doNotRetryWithError(let error):
             return .fail(.retryFailed(error, url: request.url, after: failure))
         case .retry, .retryAfter:
-            if let error = await wait(decision.delay ?? .zero, for: request.url, deadline: deadline) {
-                return .fail(error)
-            }
-            return .retry
+            return .retry(after: decision.delay ?? .zero)
         }
     }
 
-    /// Waits before a retry on the session's clock; the error that ends the call instead, if any.
+    /// Waits before a retry on the session's clock, in the calling task (a WebSocket's handshake:
+    /// cancelling the caller ends the wait); the error that ends the call instead, if any.
     func wait(_ delay: Duration, for url: URL, deadline: ContinuousClock.Instant?) async -> SessionError? {
         let clock = configuration.clock
         if let deadline, clock.now + delay >= deadline { return Self.deadlineExceeded(url) }

@@ -97,10 +97,11 @@ extension SessionManager {
                 }
                 failure = asked
             }
-            switch await interception.retry(adapted, dueTo: failure, context: context, deadline: deadline) {
+            switch await interception.retry(adapted, dueTo: failure, context: context) {
             case .finish: throw failure.error
             case .fail(let error): throw error
-            case .retry: break
+            case .retry(let delay):
+                if let error = await interception.wait(delay, for: adapted.url, deadline: deadline) { throw error }
             }
             retryCount += 1
             report(SessionEvent(.retryScheduled, task: identifier, request: adapted, error: failure.error))

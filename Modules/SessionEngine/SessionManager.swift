@@ -236,17 +236,26 @@ public final class SessionManager: HTTPSession {
         options: RequestOptions
     ) async -> DataResponse<Serializer.Output> {
         let box = CompletionBox<DataResponse<Serializer.Output>>()
+        let inline = InlineRunner()
         let task = makeTask(
             request: request,
             serializer: serializer,
             options: options.transfer,
             progress: .none,
-            perRequest: PerRequestHandlers(options)
+            perRequest: PerRequestHandlers(options),
+            inline: inline
         ) {
             box.deliver($0)
         }
+        // The runner runs here, in the caller's task: no task of its own to create, and one hop
+        // fewer before the response (the transfer's events are still drained on the transport's
+        // executor). The caller's cancellation reaches it directly; the task's `cancel()` ends
+        // the transfer and a retry delay (`SessionTask.sleep`).
         return await withTaskCancellationHandler {
-            await box.wait { task.resume() }
+            await box.value {
+                task.resume()
+                await inline.take()?()
+            }
         } onCancel: {
             task.cancel()
         }
@@ -446,6 +455,7 @@ public final class SessionManager: HTTPSession {
         bodyChannel: ResponseBodyChannel? = nil,
         judge: ResponseJudge = .acceptableStatus,
         perRequest: PerRequestHandlers = PerRequestHandlers(),
+        inline: InlineRunner? = nil,
         finish: @escaping @Sendable (SessionTask, TaskRunner.Result) -> Void
     ) -> SessionTask {
         let (identifier, invalidated) = state.withLock { state in
@@ -454,12 +464,15 @@ public final class SessionManager: HTTPSession {
         }
         let hooks = SessionTask.Hooks(
             start: { [self] task in
-                Task {
+                let run: @Sendable () async -> Void = {
                     var runner = self.runner(for: task, options: options, progress: progress, perRequest: perRequest)
                     runner.bodyChannel = bodyChannel
                     runner.judge = bodyChannel == nil ? judge : .acceptingEverything
                     finish(task, await runner.run())
                 }
+                guard let inline else { return Task { await run() } }
+                inline.hand(run)
+                return nil
             },
             report: .to(self),
             cancelBeforeStart: { task in
@@ -489,6 +502,7 @@ public final class SessionManager: HTTPSession {
         options: TransferOptions,
         progress: TaskProgressHandlers,
         perRequest: PerRequestHandlers = PerRequestHandlers(),
+        inline: InlineRunner? = nil,
         deliver: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
         // The runner judges each response with the serializer before it asks retriers; the final
@@ -499,7 +513,14 @@ public final class SessionManager: HTTPSession {
             judged.withLock { $0 = serialized }
             return serialized.error
         }
-        return makeTask(request: request, options: options, progress: progress, judge: judge, perRequest: perRequest) {
+        return makeTask(
+            request: request,
+            options: options,
+            progress: progress,
+            judge: judge,
+            perRequest: perRequest,
+            inline: inline
+        ) {
             [self] task, result in
             let serialized = result.judged ? judged.withLock { $0 } : nil
             self.complete(task, result, serializer: serializer, judged: serialized, deliver: deliver)
@@ -616,6 +637,13 @@ final class CompletionBox<Value: Sendable>: Sendable {
         waiter?.resume(returning: value)
     }
 
+    /// Runs `start`, unless the value has already arrived (a task that finished before it
+    /// started), then returns the value, parking until it arrives if `start` did not deliver it.
+    func value(after start: () async -> Void) async -> Value {
+        if state.withLock({ $0.value == nil }) { await start() }
+        return await wait {}
+    }
+
     /// Parks until the value arrives; `start` runs once the caller is parked.
     func wait(then start: () -> Void) async -> Value {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Value, Never>) in
@@ -629,6 +657,23 @@ final class CompletionBox<Value: Sendable>: Sendable {
             } else {
                 start()
             }
+        }
+    }
+}
+
+/// The runner of a task that runs in its caller's task: the task's start hands it over here, and
+/// the caller takes it and awaits it.
+final class InlineRunner: Sendable {
+    private let run = Lock<(@Sendable () async -> Void)?>(nil)
+
+    func hand(_ body: @escaping @Sendable () async -> Void) {
+        run.withLock { $0 = body }
+    }
+
+    func take() -> (@Sendable () async -> Void)? {
+        run.withLock { run in
+            defer { run = nil }
+            return run
         }
     }
 }

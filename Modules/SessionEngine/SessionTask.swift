@@ -35,6 +35,10 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         var response: HTTPResponse?
         var transfer: HTTPTransfer?
         var runner: Task<Void, Never>?
+        /// A wait the task is in (a retry delay), cancelled with the task: a runner that runs in
+        /// its caller's task (``SessionManager/response(for:serializer:options:)``) has no
+        /// `runner` to cancel.
+        var pendingWait: Task<Void, any Error>?
         var uploadProgress = TransferProgress(completed: 0, total: nil)
         var downloadProgress = TransferProgress(completed: 0, total: nil)
         var error: SessionError?
@@ -141,6 +145,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         if wasStarted {
             transfer?.cancel()
             runner?.cancel()
+            mutable.withLock { $0.pendingWait }?.cancel()
         } else {
             hooks.cancelBeforeStart(self)
         }
@@ -243,8 +248,31 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
     private let waiters = Lock<[CheckedContinuation<Void, Never>]>([])
 
+    /// Sleeps until `deadline` on `clock`; false when the task, or the calling Swift task, was
+    /// cancelled first. The sleep runs in a task of its own that ``cancel()`` reaches, so a
+    /// runner running in its caller's task still ends a retry delay at once when cancelled.
+    func sleep(until deadline: ContinuousClock.Instant, on clock: any SessionClock) async -> Bool {
+        let sleeper = Task { try await clock.sleep(until: deadline) }
+        let canceling = mutable.withLock { task -> Bool in
+            guard task.state != .canceling else { return true }
+            task.pendingWait = sleeper
+            return false
+        }
+        if canceling { sleeper.cancel() }
+        let slept = await withTaskCancellationHandler {
+            await sleeper.result
+        } onCancel: {
+            sleeper.cancel()
+        }
+        mutable.withLock { $0.pendingWait = nil }
+        if case .failure = slept { return false }
+        return true
+    }
+
     /// Returns once the task is not suspended (running, cancelled or done).
     func waitWhileSuspended() async {
+        // Nearly every attempt finds the task running: no continuation (and its allocation) then.
+        guard mutable.withLock({ $0.state == .suspended }) else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let parked = waiters.withLock { waiting in
                 guard mutable.withLock({ $0.state == .suspended }) else { return false }

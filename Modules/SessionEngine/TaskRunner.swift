@@ -324,10 +324,14 @@ struct TaskRunner: Sendable {
         context: AttemptContext,
         progress: inout Progress
     ) async -> Step {
-        switch await interception.retry(request, dueTo: failure, context: context, deadline: progress.deadline) {
+        switch await interception.retry(request, dueTo: failure, context: context) {
         case .finish: return .finished
         case .fail(let error): return fail(&progress, error)
-        case .retry: break
+        case .retry(let delay):
+            // The task's own sleep: cancelling the task ends the wait.
+            if let error = await wait(delay, for: request.url, deadline: progress.deadline) {
+                return fail(&progress, error)
+            }
         }
         progress.result.retryCount += 1
         progress.result.judged = false
@@ -344,7 +348,10 @@ struct TaskRunner: Sendable {
 
     /// Waits before a retry on the session's clock; the error that ends the task instead, if any.
     func wait(_ delay: Duration, for url: URL, deadline: ContinuousClock.Instant?) async -> SessionError? {
-        await interception.wait(delay, for: url, deadline: deadline)
+        let clock = configuration.clock
+        if let deadline, clock.now + delay >= deadline { return AttemptInterception.deadlineExceeded(url) }
+        guard delay > .zero else { return nil }
+        return await task.sleep(until: clock.now + delay, on: clock) ? nil : .cancelled(url)
     }
 
     /// Applies the redirect rules, the handler and the limit to a redirect head.

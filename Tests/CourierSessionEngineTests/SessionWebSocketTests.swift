@@ -11,37 +11,6 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct SessionWebSocketTests {
     static let url = URL(string: "wss://chat.example/ws")!
 
-    struct Token: AuthenticationCredential, Equatable {
-        var value: String
-        var requiresRefresh: Bool { false }
-    }
-
-    /// Refreshes `old` to `new`, counting refreshes; a 401 calls for one.
-    final class Refresher: Authenticator {
-        let refreshes = Lock(0)
-
-        func apply(_ credential: Token, to request: inout HTTPRequest) throws {
-            try request.headers.set(name: "Authorization", value: "Bearer \(credential.value)")
-        }
-
-        func refresh(_ credential: Token) async throws -> Token {
-            refreshes.withLock { $0 += 1 }
-            return Token(value: "new")
-        }
-
-        func didRequest(
-            _ request: HTTPRequest,
-            with response: HTTPResponse,
-            failDueToAuthenticationError error: SessionError
-        ) -> Bool {
-            response.status.code == 401
-        }
-
-        func isRequest(_ request: HTTPRequest, authenticatedWith credential: Token) -> Bool {
-            request.headers["Authorization"] == "Bearer \(credential.value)"
-        }
-    }
-
     static func session(
         _ connector: MockWebSocketConnector?,
         interceptor: (any RequestInterceptor)? = nil,
@@ -91,8 +60,12 @@ import Testing
             }
             return .success(MockWebSocket())
         }
-        let refresher = Refresher()
-        let auth = AuthenticationInterceptor(authenticator: refresher, credential: Token(value: "old"))
+        // Answers a 401 with a refresh to `new`, counting refreshes.
+        let refresher = AuthenticationInterceptorTests.CountingAuthenticator(next: "new")
+        let auth = AuthenticationInterceptor(
+            authenticator: refresher,
+            credential: AuthenticationInterceptorTests.Token(value: "old")
+        )
         let monitor = RecordingEventMonitor()
         let session = Self.session(connector, interceptor: auth, monitor: monitor)
 

@@ -291,6 +291,49 @@ import Testing
         await session.shutdown()
     }
 
+    @Test(.timeLimit(.minutes(1))) func invalidatingTheSessionEndsACallersRetryDelayAtOnce() async throws {
+        // `response(for:)` runs its runner in the caller's task: the session's cancel cannot
+        // cancel that task, so the delay's sleep must be reachable through the task itself.
+        transport.stub(url: url.absoluteString, reply: .init(status: 503))
+        let session = SessionManager(transport: transport, configuration: configuration, interceptor: RetryPolicy())
+        let call = Task { [url] in
+            await session.response(for: HTTPRequest(url: url), serializer: DataResponseSerializer())
+        }
+        await clock.waitForSleepers(1)
+
+        await session.invalidate(cancelingTasks: true)
+        let response = await call.value
+
+        #expect(response.error?.kind == .cancelled)
+        #expect(clock.elapsed == .zero)
+        #expect(transport.startedRequests.count == 1)
+        #expect(!call.isCancelled)
+        await session.shutdown()
+    }
+
+    @Test func theCallerRunsItsOwnRequestsRunner() async throws {
+        transport.stub(url: url.absoluteString, reply: .init(status: 200, body: Data("ok".utf8)))
+        /// Records which Swift task the adapter ran in.
+        final class TaskRecorder: RequestInterceptor {
+            let seen = Lock<Int?>(nil)
+            func adapt(_ request: HTTPRequest, for attempt: AttemptContext) async throws -> HTTPRequest {
+                let current = withUnsafeCurrentTask { $0?.hashValue }
+                seen.withLock { $0 = current }
+                return request
+            }
+        }
+        let recorder = TaskRecorder()
+        let session = SessionManager(transport: transport, configuration: configuration, interceptor: recorder)
+
+        let caller = withUnsafeCurrentTask { $0?.hashValue }
+        let response = await session.response(for: HTTPRequest(url: url), serializer: DataResponseSerializer())
+
+        #expect(response.value == Data("ok".utf8))
+        #expect(caller != nil)
+        #expect(recorder.seen.withLock { $0 } == caller)
+        await session.shutdown()
+    }
+
     @Test func theDeadlineAcrossRetriesIsMeasuredOnTheSessionsClock() async throws {
         transport.stub(url: url.absoluteString, reply: .init(status: 503))
         var configuration = configuration

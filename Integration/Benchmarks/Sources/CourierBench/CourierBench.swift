@@ -13,6 +13,7 @@ struct CourierBench {
         ("session", SessionGroup.run),
         ("images", ImagesGroup.run),
         ("soak", SoakGroup.run),
+        ("chaos", ChaosGroup.run),
     ]
 
     static func main() async throws {
@@ -21,8 +22,8 @@ struct CourierBench {
             try await runChild(first, Array(arguments.dropFirst()))
             return
         }
-        // The soak runs for minutes and measures endurance, not speed: only when named.
-        let wanted = arguments.isEmpty ? groups.map(\.name).filter { $0 != "soak" } : arguments
+        // The soak and the chaos soak run for minutes and measure endurance, not speed: only when named.
+        let wanted = arguments.isEmpty ? groups.map(\.name).filter { $0 != "soak" && $0 != "chaos" } : arguments
         for name in wanted {
             guard let group = groups.first(where: { $0.name == name }) else {
                 log("unknown benchmark group \(name); known: \(groups.map(\.name).joined(separator: ", "))")
@@ -38,6 +39,7 @@ struct CourierBench {
         case "child-multipart": try MultipartGroup.child(arguments)
         case "child-transport": await TransportClient.run(arguments)
         case "child-soak": await SoakClient.run(arguments)
+        case "child-chaos": await ChaosClient.run(arguments)
         default:
             log("unknown child mode \(mode)")
             exit(2)
