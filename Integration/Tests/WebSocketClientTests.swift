@@ -12,6 +12,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct WebSocketClientTests {
     static var server: URL? { ProcessInfo.processInfo.environment["COURIER_WS_URL"].flatMap(URL.init(string:)) }
     static var hasServer: Bool { server != nil }
+    static var hasTLSServer: Bool {
+        ProcessInfo.processInfo.environment["COURIER_WSS_URL"] != nil && CurlTestServers.caFile != nil
+    }
 
     struct Token: AuthenticationCredential, Equatable {
         var value: String
@@ -125,6 +128,28 @@ import Testing
         }
         #expect(response.headers["Location"] == "/echo")
         await client.shutdown()
+    }
+
+    @Test(.enabled(if: hasTLSServer, "COURIER_WSS_URL or TEST_CA_FILE not set"))
+    func echoesOverTLSWithTheClientsTrustSettings() async throws {
+        let secure = try #require(ProcessInfo.processInfo.environment["COURIER_WSS_URL"].flatMap(URL.init(string:)))
+        let trusting = try Self.client { $0.curl.tls.caFile = CurlTestServers.caFile }
+        let untrusting = try Self.client()
+
+        let socket = try await trusting.webSocket(secure.appending(path: "echo"))
+        try await socket.send(.text("over tls"))
+        let refused = await #expect(throws: SessionError.self) {
+            _ = try await untrusting.webSocket(secure.appending(path: "echo"))
+        }
+
+        #expect(try await Self.firstText(socket) == "over tls")
+        if case .transport? = refused?.kind {
+        } else {
+            Issue.record("expected a transport error, got \(String(describing: refused))")
+        }
+        await socket.close()
+        await trusting.shutdown()
+        await untrusting.shutdown()
     }
 
     @Test(.enabled(if: hasServer, "COURIER_WS_URL not set"))

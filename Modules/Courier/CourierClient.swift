@@ -4,6 +4,7 @@ internal import CourierSecurityOpenSSL
 public import CourierSessionCore
 public import CourierSessionEngine
 public import CourierTransport
+internal import CourierWebSocketEngine
 public import FoundationEssentials
 
 /// The composition root: a ready `HTTPSessionManager` on the libcurl transport, with AFNetworking's
@@ -90,9 +91,15 @@ public final class CourierClient: Sendable {
                 Self.curlTransport(curl, policy: policy)
             }
         transport = makeTransport(configuration.securityPolicy)
+        var sessionConfiguration = configuration.session
+        // WebSockets ride the same transport (its trust, proxy and cookies) unless the app put in
+        // a connector of its own (a test's double).
+        if sessionConfiguration.webSocketConnector == nil {
+            sessionConfiguration.webSocketConnector = WebSocketConnector()
+        }
         let manager = SessionManager(
             transport: transport,
-            configuration: configuration.session,
+            configuration: sessionConfiguration,
             interceptor: configuration.composedInterceptor,
             redirectHandler: configuration.redirectHandler,
             eventMonitors: configuration.eventMonitors

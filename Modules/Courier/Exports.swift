@@ -9,3 +9,4 @@
 @_exported public import CourierSessionCore
 @_exported public import CourierSessionEngine
 @_exported public import CourierTransport
+@_exported public import CourierWebSocket
