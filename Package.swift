@@ -230,7 +230,7 @@ let package = Package(
                 "Courier", "CourierHTTP", "CourierSerialization", "CourierTransport", "CourierCurl", "CourierSecurity",
                 "CourierSecurityOpenSSL", "CourierSessionCore", "CourierSessionEngine", "CourierReachability",
                 "CourierReachabilityNetlink", "CourierImageCache", "CourierImageDecoding", "CourierImageDownloader",
-                "CourierRequestCompression",
+                "CourierRequestCompression", "CourierWebSocket",
             ],
             path: "Modules/CLI"
         ),
@@ -258,7 +258,9 @@ let package = Package(
         // The `courier` executable's own rules (its messages, its grammar), through @testable import.
         .testTarget(
             name: "CourierCLITests",
-            dependencies: ["CourierCLI", "CourierSessionCore", "CourierTransport"]
+            dependencies: [
+                "CourierCLI", "CourierSessionCore", "CourierTesting", "CourierTransport", "CourierWebSocket",
+            ]
         ),
         .testTarget(
             name: "CourierSerializationTests",

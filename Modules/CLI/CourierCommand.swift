@@ -28,6 +28,10 @@ struct CourierCommand {
             "image",
             summary: "image URL [--thumbnail WxH] -o FILE: download, decode, shrink to fit, write PNG"
         ) { await ImageCommand.run($0) }
+        registry.register(
+            "ws",
+            summary: "ws URL [HEADER:VALUE ...]: a WebSocket; stdin's lines out as messages, messages in as lines"
+        ) { await WebSocketCommand.run($0, registry: registry) }
         registry.register("help", summary: "this text (also --help)") { _ in
             print(CourierHelp.text(registry))
             return 0

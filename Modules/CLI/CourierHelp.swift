@@ -151,6 +151,7 @@ enum CourierHelp {
           courier -v --follow --retries=3 httpbin.org/redirect/2
           courier -a ann httpbin.org/basic-auth/ann/s3cret      # asks for the password
           courier PUT httpbin.org/put user[name]=ann user[tags][]=admin
+          printf 'hi\\n' | courier ws --max-messages=1 wss://echo.example/chat   # courier ws --help
         """
     }
 }

@@ -144,14 +144,16 @@ enum RequestGrammar {
         "-x": "--compress",
     ]
 
+    /// Every flag, option and alias of the request grammar; `courier ws` takes a subset of them.
+    static var specification: ArgumentSpecification {
+        var specification = ArgumentSpecification(flags: Set(flags.keys), options: options, aliases: aliases)
+        specification.variadicPositionals = true
+        return specification
+    }
+
     static func parse(_ arguments: [String], registry: CommandRegistry) throws(UsageError) -> RequestCommandLine {
         var line = RequestCommandLine()
-        var specification = ArgumentSpecification(
-            flags: Set(flags.keys),
-            options: options,
-            aliases: aliases
-        )
-        specification.variadicPositionals = true
+        let specification = specification
         let parsed = try ParsedArguments.parse(arguments, specification)
         for occurrence in parsed.occurrences {
             if let value = occurrence.value {
@@ -227,7 +229,7 @@ enum RequestGrammar {
         }
     }
 
-    private static func seconds(_ value: String, _ name: String) throws(UsageError) -> Duration {
+    static func seconds(_ value: String, _ name: String) throws(UsageError) -> Duration {
         guard let seconds = Double(value), seconds > 0, seconds.isFinite else {
             throw UsageError(message: "\(name) takes a positive number of seconds, not \(value.debugDescription)")
         }

@@ -15,10 +15,12 @@ enum ShellCompletion {
         "--http1.1", "--http2",
         "--stream", "--wait-for-network", "--progress", "--metrics", "--report-rss", "--version", "--help",
         "--completion",
+        // courier ws
+        "--subprotocol", "--no-compression", "--max-message-size", "--ping-interval", "--binary-to", "--max-messages",
     ]
 
     static let fileOptions = [
-        "--output", "-o", "--cacert", "--cert", "--cert-key", "--pin-cert", "--crlfile",
+        "--output", "-o", "--cacert", "--cert", "--cert-key", "--pin-cert", "--crlfile", "--binary-to",
     ]
 
     static let valueChoices = [
