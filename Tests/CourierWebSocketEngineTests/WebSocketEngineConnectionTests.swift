@@ -167,14 +167,14 @@ import Testing
         #expect(error == nil)
     }
 
-    @Test func closeTimesOutWhenTheServerNeverAnswers() async throws {
+    // Only the close timeout can end this close (the server never answers); the time limit stands
+    // in for a hang, with no wall-clock bound on a busy pool.
+    @Test(.timeLimit(.minutes(1))) func closeTimesOutWhenTheServerNeverAnswers() async throws {
         var configuration = Self.noCompression
         configuration.closeTimeout = .milliseconds(100)
         let server = Server()
         let socket = try await server.open(configuration: configuration)
-        let start = ContinuousClock.now
         await socket.close()
-        #expect(ContinuousClock.now - start < .seconds(3))
         #expect(socket.closeStatus == WebSocketClose(code: .abnormalClosure))
         #expect(server.connection.isClosed)
         let (_, error) = await drain(socket.messages)
