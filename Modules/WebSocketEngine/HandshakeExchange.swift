@@ -130,7 +130,7 @@ struct HandshakeExchange: Sendable {
     private func storeCookies(of response: HTTPResponse) async {
         guard let cookieStore else { return }
         for value in response.headers.values(for: "Set-Cookie") {
-            guard let cookie = SetCookieParser.cookie(from: value, for: request.url) else { continue }
+            guard let cookie = SetCookieParser.cookie(from: value, for: request.url, now: Date()) else { continue }
             // A store that refuses a cookie (a full jar) does not fail the handshake: the server's
             // answer stands, as it does for a transfer's response.
             try? await cookieStore.setCookie(cookie)

@@ -1,15 +1,15 @@
-internal import CourierTransport
-internal import FoundationEssentials
+package import FoundationEssentials
 
 /// RFC 6265's reading of one `Set-Cookie` field (§5.2) and its storage rules (§5.3) for the
 /// response to a request URL: what a user agent stores, or `nil` when it ignores the field.
 ///
-/// No public-suffix list is consulted (§5.3, step 5, is optional): a test double must not depend
-/// on a list that changes. Every other step is followed, including the rejection of a `Domain`
-/// attribute that the request host does not domain-match.
-enum SetCookieParser {
+/// Shared by the cookie store double and the WebSocket handshake (libcurl's jar reads the fields
+/// of ordinary transfers itself). No public-suffix list is consulted (§5.3, step 5, is optional):
+/// a test double must not depend on a list that changes. Every other step is followed, including
+/// the rejection of a `Domain` attribute that the request host does not domain-match.
+package enum SetCookieParser {
     /// The cookie that `field` sets for a response to `url`, received at `now`.
-    static func cookie(from field: String, for url: URL, now: Date) -> Cookie? {
+    package static func cookie(from field: String, for url: URL, now: Date) -> Cookie? {
         guard let host = Cookie.canonicalHost(of: url) else { return nil }
         let parts = field.split(separator: ";", omittingEmptySubsequences: false)
         guard let pair = parts.first, let equals = pair.firstIndex(of: "=") else { return nil }

@@ -1,12 +1,12 @@
 internal import CourierHTTP
-internal import FoundationEssentials
+package import FoundationEssentials
 
 /// The cookie-date parser of RFC 6265 §5.1.1, which reads every date format servers send in
 /// `Expires` (RFC 1123, RFC 850, asctime and looser variants) by picking out a time, a day, a
 /// month and a year from the tokens.
-enum CookieDate {
+package enum CookieDate {
     /// The date in `text`, or `nil` when the algorithm fails (the attribute is then ignored).
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         var time: (hour: Int, minute: Int, second: Int)?
         var dayOfMonth: Int?
         var month: Int?
