@@ -94,7 +94,8 @@ final class CurlTransferState {
             url: pending.request.url,
             maximumBodySize: pending.request.maximumResponseBodySize ?? configuration.maximumResponseBodySize,
             decodesContent: false,
-            download: nil
+            download: nil,
+            chunkBuffers: loop.bodyChunkBuffers
         )
         upload = UploadPump(source: .none, url: pending.request.url, declaredLength: pending.request.body.length)
     }
