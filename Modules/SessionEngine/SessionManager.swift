@@ -57,6 +57,8 @@ public final class SessionManager: HTTPSession {
     private let state: Lock<State>
     /// Whether monitors or streams listen, readable without the lock.
     let listeners: EventListeners
+    /// Where the session's tasks and runners send events: one sink for all of them, made once.
+    let sink: EventSink
     /// The open WebSockets, which an invalidation that cancels tasks closes with 1001.
     let webSockets = WebSocketRegistry()
 
@@ -133,10 +135,13 @@ public final class SessionManager: HTTPSession {
         self.interceptor = interceptor
         self.redirectHandler = redirectHandler
         self.eventMonitors = eventMonitors
-        listeners = EventListeners(hasMonitors: !eventMonitors.isEmpty)
+        let listeners = EventListeners(hasMonitors: !eventMonitors.isEmpty)
+        self.listeners = listeners
+        sink = EventSink(listeners: listeners) { event in listeners.deliver(event) }
         completionQueue = configuration.completionQueue ?? DispatchQueue(label: "courier.session.completion")
         completionGroup = configuration.completionGroup ?? DispatchGroup()
         eventQueue = DispatchQueue(label: "courier.session.events")
+        listeners.attach(self)
     }
 
     /// The live tasks (created and not yet completed), by identifier order.
@@ -235,27 +240,79 @@ public final class SessionManager: HTTPSession {
         serializer: Serializer,
         options: RequestOptions
     ) async -> DataResponse<Serializer.Output> {
-        let box = CompletionBox<DataResponse<Serializer.Output>>()
-        let inline = InlineRunner()
-        let task = makeTask(
-            request: request,
-            serializer: serializer,
-            options: options.transfer,
-            progress: .none,
-            perRequest: PerRequestHandlers(options),
-            inline: inline
-        ) {
-            box.deliver($0)
+        // Only the serializer's call and the typed response are generic: the task runs in the
+        // non-generic `runInCaller`, which judges through this frame's closure. Called through the
+        // `HTTPSession` witness, this function is not specialised, and each generic value it
+        // touches costs a metadata lookup.
+        var serialized: SerializedResponse<Serializer.Output>?
+        let (result, error) = await runInCaller(request: request, options: options) { response, body, request in
+            let judged = serializer.serializedResponse(response: response, data: body, request: request)
+            serialized = judged
+            return judged.error
         }
-        // The runner runs here, in the caller's task: no task of its own to create, and one hop
-        // fewer before the response (the transfer's events are still drained on the transport's
-        // executor). The caller's cancellation reaches it directly; the task's `cancel()` ends
-        // the transfer and a retry delay (`SessionTask.sleep`).
+        return DataResponse(
+            request: result.request,
+            response: result.response,
+            data: result.body,
+            // As AFNetworking skips the serializer after a failed transfer, such a task has no value.
+            value: result.error == nil ? serialized?.value : nil,
+            error: error,
+            metrics: result.metrics,
+            redirects: result.redirects,
+            retryCount: result.retryCount,
+            cacheDisposition: result.cacheDisposition
+        )
+    }
+
+    /// Registers a task and runs it here, in the caller's task: no task of its own to create, and
+    /// one hop fewer before the response (the transfer's events are still drained on the
+    /// transport's executor). The caller's cancellation reaches it directly; the task's `cancel()`
+    /// ends the transfer and a retry delay (`SessionTask.sleep`). Returns the task's outcome and
+    /// the error it completed with (the serializer's refusal included); `judge` saw the final
+    /// response last, unless the transfer failed.
+    private func runInCaller(
+        request: HTTPRequest,
+        options: RequestOptions,
+        judging judge: (_ response: HTTPResponse?, _ body: Data?, _ request: HTTPRequest) -> SerializationError?
+    ) async -> (TaskRunner.Result, SessionError?) {
+        let request = limitingInMemoryBody(of: request, options: options.transfer, streamed: false)
+        // Whoever resumes the task, its caller runs it, and a cancel before the start leaves the
+        // completion to the caller too: the hooks capture nothing.
+        let (task, invalidated) = register(
+            request: request,
+            hooks: SessionTask.Hooks(start: { _ in nil }, report: sink, cancelBeforeStart: { _ in })
+        )
+        if invalidated {
+            let result = TaskRunner.Result.invalidated(request)
+            finishTask(task, result, error: result.error) {}
+            return (result, result.error)
+        }
         return await withTaskCancellationHandler {
-            await box.value {
-                task.resume()
-                await inline.take()?()
+            var result: TaskRunner.Result
+            var refusal: SerializationError?
+            if task.resumeReportingStart() {
+                let runner = runner(
+                    for: task,
+                    options: options.transfer,
+                    progress: .none,
+                    perRequest: PerRequestHandlers(options)
+                )
+                result = await runner.run { response, body, request in
+                    refusal = judge(response, body, request)
+                    return refusal
+                }
+            } else {
+                result = TaskRunner.Result(request: request)
+                result.error = .cancelled(request.url)
             }
+            var error = result.error
+            if error == nil {
+                // A response served from the cache was not judged on the way.
+                if !result.judged { refusal = judge(result.response, result.body, result.request) }
+                error = refusal.map { SessionError.serialization($0, result: result) }
+            }
+            finishTask(task, result, error: error) {}
+            return (result, error)
         } onCancel: {
             task.cancel()
         }
@@ -455,46 +512,39 @@ public final class SessionManager: HTTPSession {
         bodyChannel: ResponseBodyChannel? = nil,
         judge: ResponseJudge = .acceptableStatus,
         perRequest: PerRequestHandlers = PerRequestHandlers(),
-        inline: InlineRunner? = nil,
         finish: @escaping @Sendable (SessionTask, TaskRunner.Result) -> Void
     ) -> SessionTask {
         let request = limitingInMemoryBody(of: request, options: options, streamed: bodyChannel != nil)
-        let (identifier, invalidated) = state.withLock { state in
-            defer { state.nextIdentifier += 1 }
-            return (state.nextIdentifier, state.invalidated)
-        }
         let hooks = SessionTask.Hooks(
             start: { [self] task in
-                let run: @Sendable () async -> Void = {
+                Task {
                     var runner = self.runner(for: task, options: options, progress: progress, perRequest: perRequest)
                     runner.bodyChannel = bodyChannel
                     runner.judge = bodyChannel == nil ? judge : .acceptingEverything
                     finish(task, await runner.run())
                 }
-                guard let inline else { return Task { await run() } }
-                inline.hand(run)
-                return nil
             },
-            report: .to(self),
+            report: sink,
             cancelBeforeStart: { task in
                 var result = TaskRunner.Result(request: request)
                 result.error = .cancelled(request.url)
                 finish(task, result)
             }
         )
-        let task = SessionTask(identifier: identifier, request: request, hooks: hooks)
-        if invalidated {
-            var result = TaskRunner.Result(request: request)
-            result.error = SessionError(
-                kind: .sessionInvalidated,
-                message: "the session was invalidated",
-                failingURL: request.url
-            )
-            finish(task, result)
-        } else {
-            state.withLock { $0.tasks[identifier] = task }
-        }
+        let (task, invalidated) = register(request: request, hooks: hooks)
+        if invalidated { finish(task, .invalidated(request)) }
         return task
+    }
+
+    /// A new task, registered unless the session was invalidated (then `invalidated` is true and
+    /// the task is to be completed at once with ``TaskRunner/Result/invalidated(_:)``).
+    private func register(request: HTTPRequest, hooks: SessionTask.Hooks) -> (task: SessionTask, invalidated: Bool) {
+        state.withLock { state in
+            defer { state.nextIdentifier += 1 }
+            let task = SessionTask(identifier: state.nextIdentifier, request: request, hooks: hooks)
+            if !state.invalidated { state.tasks[state.nextIdentifier] = task }
+            return (task, state.invalidated)
+        }
     }
 
     /// `request` with the session's in-memory body limit when its body will be collected in
@@ -515,7 +565,6 @@ public final class SessionManager: HTTPSession {
         options: TransferOptions,
         progress: TaskProgressHandlers,
         perRequest: PerRequestHandlers = PerRequestHandlers(),
-        inline: InlineRunner? = nil,
         deliver: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
         // The runner judges each response with the serializer before it asks retriers; the final
@@ -531,8 +580,7 @@ public final class SessionManager: HTTPSession {
             options: options,
             progress: progress,
             judge: judge,
-            perRequest: perRequest,
-            inline: inline
+            perRequest: perRequest
         ) {
             [self] task, result in
             let serialized = result.judged ? judged.withLock { $0 } : nil
@@ -554,7 +602,7 @@ public final class SessionManager: HTTPSession {
             redirectHandler: perRequest.redirectHandler ?? redirectHandler,
             configuration: configuration,
             progress: progress,
-            report: .to(self)
+            report: sink
         )
     }
 
@@ -650,13 +698,6 @@ final class CompletionBox<Value: Sendable>: Sendable {
         waiter?.resume(returning: value)
     }
 
-    /// Runs `start`, unless the value has already arrived (a task that finished before it
-    /// started), then returns the value, parking until it arrives if `start` did not deliver it.
-    func value(after start: () async -> Void) async -> Value {
-        if state.withLock({ $0.value == nil }) { await start() }
-        return await wait {}
-    }
-
     /// Parks until the value arrives; `start` runs once the caller is parked.
     func wait(then start: () -> Void) async -> Value {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Value, Never>) in
@@ -670,23 +711,6 @@ final class CompletionBox<Value: Sendable>: Sendable {
             } else {
                 start()
             }
-        }
-    }
-}
-
-/// The runner of a task that runs in its caller's task: the task's start hands it over here, and
-/// the caller takes it and awaits it.
-final class InlineRunner: Sendable {
-    private let run = Lock<(@Sendable () async -> Void)?>(nil)
-
-    func hand(_ body: @escaping @Sendable () async -> Void) {
-        run.withLock { $0 = body }
-    }
-
-    func take() -> (@Sendable () async -> Void)? {
-        run.withLock { run in
-            defer { run = nil }
-            return run
         }
     }
 }

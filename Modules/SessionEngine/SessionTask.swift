@@ -94,30 +94,39 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
     /// Starts the task, or lets a suspended one go on. Does nothing once it is cancelled or done.
     public func resume() {
+        resumeReportingStart()
+    }
+
+    /// Resumes the task as ``resume()`` does; whether it has started, by this call or an earlier
+    /// one (`false` for a task cancelled before it started). A task that runs in its caller's task
+    /// learns here, under the same lock, whether its caller runs it.
+    @discardableResult
+    func resumeReportingStart() -> Bool {
         enum Step {
-            case nothing
+            case nothing(started: Bool)
             case start
             case resume(HTTPTransfer?)
         }
         let step = mutable.withLock { task -> Step in
-            guard task.state == .suspended else { return .nothing }
+            guard task.state == .suspended else { return .nothing(started: task.started) }
             task.state = .running
             if task.started { return .resume(task.transfer) }
             task.started = true
             return .start
         }
         switch step {
-        case .nothing:
-            return
+        case .nothing(let started):
+            return started
         case .start:
             hooks.report(SessionEvent(.taskResumed, task: taskIdentifier, request: originalRequest))
-            let runner = hooks.start(self)
-            mutable.withLock { $0.runner = runner }
+            // A task run by its caller has no runner task to keep.
+            if let runner = hooks.start(self) { mutable.withLock { $0.runner = runner } }
         case .resume(let transfer):
             hooks.report(SessionEvent(.taskResumed, task: taskIdentifier, request: currentRequest))
             transfer?.resume()
             resumeWaiters()
         }
+        return true
     }
 
     /// Pauses a running task: the transfer in flight stops moving bytes, and no new attempt starts.

@@ -36,6 +36,17 @@ struct TaskRunner: Sendable {
         var cacheDisposition: CacheDisposition?
         /// Whether ``ResponseJudge`` judged the final response (so the serializer need not run again).
         var judged = false
+
+        /// The outcome of a task made after its session was invalidated.
+        static func invalidated(_ request: HTTPRequest) -> Result {
+            var result = Result(request: request)
+            result.error = SessionError(
+                kind: .sessionInvalidated,
+                message: "the session was invalidated",
+                failingURL: request.url
+            )
+            return result
+        }
     }
 
     /// What the loop carries from one attempt to the next.
@@ -77,7 +88,17 @@ struct TaskRunner: Sendable {
         return configuration.cache
     }
 
+    /// How a complete response is judged: the serializer's refusal, or `nil` when it accepts it.
+    typealias Judging = (_ response: HTTPResponse, _ body: Data?, _ request: HTTPRequest) -> SerializationError?
+
     func run() async -> Result {
+        await run(judging: judge.evaluate)
+    }
+
+    /// Runs the task, judging responses with `judge` instead of ``judge``: a caller that runs the
+    /// task in its own frame judges there, where the serializer's output type is known, and keeps
+    /// the value itself (no lock, no box of a generic value).
+    func run(judging judge: Judging) async -> Result {
         let request = task.originalRequest
         var progress = Progress(
             request: request,
@@ -85,12 +106,12 @@ struct TaskRunner: Sendable {
             visited: [request.url],
             deadline: interception.deadlineFromNow()
         )
-        while case .again = await attempt(&progress) {}
+        while case .again = await attempt(&progress, judging: judge) {}
         return progress.result
     }
 
-    /// One attempt or redirect hop, step by step.
-    func attempt(_ progress: inout Progress) async -> Step {
+    /// One attempt or redirect hop, step by step, complete responses judged by `judge`.
+    func attempt(_ progress: inout Progress, judging judge: Judging) async -> Step {
         await task.waitWhileSuspended()
         if task.isCanceling { return fail(&progress, .cancelled(progress.request.url)) }
         let context = progress.context(for: task.taskIdentifier)
@@ -148,7 +169,9 @@ struct TaskRunner: Sendable {
             // A streamed head (and maybe body) already reached the caller: it cannot be taken back.
             if bodyChannel?.hasHead == true { return .finished }
             progress.result.judged = true
-            guard let refused = judgement(of: response, body: body, for: adapted) else { return .finished }
+            guard let refused = judgement(of: response, body: body, for: adapted, judging: judge) else {
+                return .finished
+            }
             failure = refused
         case .failed(let transportFailure):
             progress.result.response = transportFailure.response
@@ -313,7 +336,17 @@ struct TaskRunner: Sendable {
     /// Step 5: the task's serializer judges a complete response, as Alamofire validates before it
     /// asks retriers; `nil` when it accepts it.
     func judgement(of response: HTTPResponse, body: Data?, for request: HTTPRequest) -> AttemptFailure? {
-        guard let refusal = judge.evaluate(response, body, request) else { return nil }
+        judgement(of: response, body: body, for: request, judging: judge.evaluate)
+    }
+
+    /// Step 5 with `judge` in place of the runner's ``judge``.
+    func judgement(
+        of response: HTTPResponse,
+        body: Data?,
+        for request: HTTPRequest,
+        judging judge: Judging
+    ) -> AttemptFailure? {
+        guard let refusal = judge(response, body, request) else { return nil }
         return .classifying(.serialization(refusal, request: request, response: response, data: body))
     }
 
