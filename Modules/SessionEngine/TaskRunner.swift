@@ -53,7 +53,9 @@ struct TaskRunner: Sendable {
     struct Progress: Sendable {
         var request: HTTPRequest
         var result: Result
-        /// The URLs requested so far, in order: the error at the redirect limit lists them.
+        /// The URLs requested so far, in order: the error at the redirect limit lists them. Empty
+        /// until the first redirect, for the original request alone (most tasks follow none, and
+        /// need no array).
         var visited: [URL]
         /// Set after a `304` that matched nothing stored: the next attempt goes without conditions.
         var bypassCache = false
@@ -103,7 +105,7 @@ struct TaskRunner: Sendable {
         var progress = Progress(
             request: request,
             result: Result(request: request),
-            visited: [request.url],
+            visited: [],
             deadline: interception.deadlineFromNow()
         )
         while case .again = await attempt(&progress, judging: judge) {}
@@ -148,6 +150,7 @@ struct TaskRunner: Sendable {
         }
         if let (response, next) = outcome.followedRedirect {
             progress.result.redirects.append(response)
+            if progress.visited.isEmpty { progress.visited = [task.originalRequest.url] }
             progress.visited.append(next.url)
             report(SessionEvent(.redirectFollowed, task: task.taskIdentifier, request: next, response: response))
             progress.request = next
@@ -433,6 +436,7 @@ struct TaskRunner: Sendable {
         }
         let limit = configuration.maximumRedirects
         guard count < limit else {
+            let visited = visited.isEmpty ? [task.originalRequest.url] : visited
             let chain = (visited + [next.url]).map(\.absoluteString).joined(separator: " -> ")
             return failure(.tooManyRedirects(limit: limit, visited: visited), "more than \(limit) redirects: \(chain)")
         }
