@@ -31,7 +31,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     private struct Mutable {
         var state = State.suspended
         var started = false
-        var currentRequest: HTTPRequest
+        /// Set by the first transfer: until then the current request is the original one (one
+        /// copy of the request fewer per task).
+        var currentRequest: HTTPRequest?
         var response: HTTPResponse?
         var transfer: HTTPTransfer?
         var runner: Task<Void, Never>?
@@ -75,14 +77,14 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     init(identifier: Int, request: HTTPRequest, hooks: Hooks) {
         taskIdentifier = identifier
         originalRequest = request
-        mutable = Lock(Mutable(currentRequest: request))
+        mutable = Lock(Mutable())
         self.hooks = hooks
     }
 
     /// The task's state now.
     public var state: State { mutable.withLock { $0.state } }
     /// The request being sent now: the original one adapted, or the latest redirect hop.
-    public var currentRequest: HTTPRequest { mutable.withLock { $0.currentRequest } }
+    public var currentRequest: HTTPRequest { mutable.withLock { $0.currentRequest } ?? originalRequest }
     /// The latest response head, once one arrived.
     public var response: HTTPResponse? { mutable.withLock { $0.response } }
     /// Request body bytes sent by the current attempt, and the total when known.

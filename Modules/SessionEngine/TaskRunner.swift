@@ -114,8 +114,13 @@ struct TaskRunner: Sendable {
 
     /// One attempt or redirect hop, step by step, complete responses judged by `judge`.
     func attempt(_ progress: inout Progress, judging judge: Judging) async -> Step {
-        await task.waitWhileSuspended()
-        if task.isCanceling { return fail(&progress, .cancelled(progress.request.url)) }
+        // One look at the state for the common case, a running task: no wait to set up.
+        var state = task.state
+        if state == .suspended {
+            await task.waitWhileSuspended()
+            state = task.state
+        }
+        if state == .canceling { return fail(&progress, .cancelled(progress.request.url)) }
         let context = progress.context(for: task.taskIdentifier)
         let adapted: HTTPRequest
         switch await adapt(progress.request, context: context, deadline: progress.deadline) {
@@ -123,21 +128,23 @@ struct TaskRunner: Sendable {
         case .failure(let error): return fail(&progress, error)
         }
         progress.result.request = adapted
-        let lookup = await lookUp(adapted, bypassing: progress.bypassCache)
-        progress.bypassCache = false
-        let sent: HTTPRequest
-        let revalidating: CachedResponse?
-        switch lookup {
-        case .send(let request, let stored):
-            sent = request
-            revalidating = stored
-            progress.result.request = request
-        case .served(let stored):
-            served(stored, for: adapted, into: &progress.result)
-            return .finished
-        case .failed(let error):
-            return fail(&progress, error)
+        var sent = adapted
+        var revalidating: CachedResponse?
+        // Without a cache there is nothing to look up: no step to await, no request to pass around.
+        if cache != nil {
+            switch await lookUp(adapted, bypassing: progress.bypassCache) {
+            case .send(let request, let stored):
+                sent = request
+                revalidating = stored
+                progress.result.request = request
+            case .served(let stored):
+                served(stored, for: adapted, into: &progress.result)
+                return .finished
+            case .failed(let error):
+                return fail(&progress, error)
+            }
         }
+        progress.bypassCache = false
         guard let outcome = await send(sent, progress: progress) else {
             return fail(&progress, .cancelled(sent.url))
         }
