@@ -302,8 +302,7 @@ public final class SessionManager: HTTPSession {
                     return refusal
                 }
             } else {
-                result = TaskRunner.Result(request: request)
-                result.error = .cancelled(request.url)
+                result = .cancelled(request)
             }
             var error = result.error
             if error == nil {
@@ -514,22 +513,41 @@ public final class SessionManager: HTTPSession {
         perRequest: PerRequestHandlers = PerRequestHandlers(),
         finish: @escaping @Sendable (SessionTask, TaskRunner.Result) -> Void
     ) -> SessionTask {
+        let judge = bodyChannel == nil ? judge : .acceptingEverything
+        return makeTask(
+            request: request,
+            options: options,
+            progress: progress,
+            bodyChannel: bodyChannel,
+            perRequest: perRequest,
+            run: { task, runner in finish(task, await runner.run(judging: judge.evaluate)) },
+            finish: finish
+        )
+    }
+
+    /// Registers a task that `run` runs (in a task of its own, once resumed) with the runner made
+    /// for it; `finish` gets the outcome of a task cancelled before it started, or at once of one
+    /// made after the session was invalidated.
+    private func makeTask(
+        request: HTTPRequest,
+        options: TransferOptions,
+        progress: TaskProgressHandlers,
+        bodyChannel: ResponseBodyChannel?,
+        perRequest: PerRequestHandlers,
+        run: @escaping @Sendable (SessionTask, TaskRunner) async -> Void,
+        finish: @escaping @Sendable (SessionTask, TaskRunner.Result) -> Void
+    ) -> SessionTask {
         let request = limitingInMemoryBody(of: request, options: options, streamed: bodyChannel != nil)
         let hooks = SessionTask.Hooks(
             start: { [self] task in
                 Task {
                     var runner = self.runner(for: task, options: options, progress: progress, perRequest: perRequest)
                     runner.bodyChannel = bodyChannel
-                    runner.judge = bodyChannel == nil ? judge : .acceptingEverything
-                    finish(task, await runner.run())
+                    await run(task, runner)
                 }
             },
             report: sink,
-            cancelBeforeStart: { task in
-                var result = TaskRunner.Result(request: request)
-                result.error = .cancelled(request.url)
-                finish(task, result)
-            }
+            cancelBeforeStart: { task in finish(task, .cancelled(request)) }
         )
         let (task, invalidated) = register(request: request, hooks: hooks)
         if invalidated { finish(task, .invalidated(request)) }
@@ -568,24 +586,27 @@ public final class SessionManager: HTTPSession {
         deliver: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
         // The runner judges each response with the serializer before it asks retriers; the final
-        // judgement is kept, so the serializer runs once per response.
-        let judged = Lock<SerializedResponse<Serializer.Output>?>(nil)
-        let judge = ResponseJudge { response, body, request in
-            let serialized = serializer.serializedResponse(response: response, data: body, request: request)
-            judged.withLock { $0 = serialized }
-            return serialized.error
-        }
-        return makeTask(
+        // judgement is kept, so the serializer runs once per response. It is kept in the running
+        // task's own frame: no lock, no box of a generic value.
+        makeTask(
             request: request,
             options: options,
             progress: progress,
-            judge: judge,
-            perRequest: perRequest
-        ) {
-            [self] task, result in
-            let serialized = result.judged ? judged.withLock { $0 } : nil
-            self.complete(task, result, serializer: serializer, judged: serialized, deliver: deliver)
-        }
+            bodyChannel: nil,
+            perRequest: perRequest,
+            run: { [self] task, runner in
+                var serialized: SerializedResponse<Serializer.Output>?
+                let result = await runner.run { response, body, request in
+                    let judged = serializer.serializedResponse(response: response, data: body, request: request)
+                    serialized = judged
+                    return judged.error
+                }
+                complete(task, result, serializer: serializer, judged: result.judged ? serialized : nil, deliver: deliver)
+            },
+            finish: { [self] task, result in
+                complete(task, result, serializer: serializer, judged: nil, deliver: deliver)
+            }
+        )
     }
 
     private func runner(

@@ -37,6 +37,13 @@ struct TaskRunner: Sendable {
         /// Whether ``ResponseJudge`` judged the final response (so the serializer need not run again).
         var judged = false
 
+        /// The outcome of a task cancelled before it started.
+        static func cancelled(_ request: HTTPRequest) -> Result {
+            var result = Result(request: request)
+            result.error = .cancelled(request.url)
+            return result
+        }
+
         /// The outcome of a task made after its session was invalidated.
         static func invalidated(_ request: HTTPRequest) -> Result {
             var result = Result(request: request)
