@@ -288,22 +288,15 @@ public final class SessionManager: HTTPSession {
             return (result, result.error)
         }
         return await withTaskCancellationHandler {
-            var result: TaskRunner.Result
             var refusal: SerializationError?
-            if task.resumeReportingStart() {
-                let runner = runner(
-                    for: task,
-                    options: options.transfer,
-                    progress: .none,
-                    perRequest: PerRequestHandlers(options)
-                )
-                result = await runner.run { response, body, request in
-                    refusal = judge(response, body, request)
-                    return refusal
-                }
-            } else {
-                result = .cancelled(request)
-            }
+            let result: TaskRunner.Result =
+                task.resumeReportingStart()
+                ? await runner(for: task, options: options.transfer, progress: .none, perRequest: PerRequestHandlers(options))
+                    .run { response, body, request in
+                        refusal = judge(response, body, request)
+                        return refusal
+                    }
+                : .cancelled(request)
             var error = result.error
             if error == nil {
                 // A response served from the cache was not judged on the way.

@@ -23,6 +23,30 @@ struct TaskRunner: Sendable {
     /// Judges each complete response before retriers are asked (the task's serializer).
     var judge = ResponseJudge.acceptingEverything
     let report: EventSink
+    /// The adapt and retry steps, as a WebSocket's handshake takes them too: made once, not at
+    /// each step.
+    private let interception: AttemptInterception
+
+    init(
+        task: SessionTask,
+        transport: any HTTPTransport,
+        options: TransferOptions,
+        interceptor: (any RequestInterceptor)?,
+        redirectHandler: any RedirectHandling,
+        configuration: SessionConfiguration,
+        progress: TaskProgressHandlers,
+        report: EventSink
+    ) {
+        self.task = task
+        self.transport = transport
+        self.options = options
+        self.interceptor = interceptor
+        self.redirectHandler = redirectHandler
+        self.configuration = configuration
+        self.progress = progress
+        self.report = report
+        interception = AttemptInterception(interceptor: interceptor, configuration: configuration)
+    }
 
     /// What the task ended with, before serialization.
     struct Result: Sendable {
@@ -83,11 +107,6 @@ struct TaskRunner: Sendable {
         case again
         /// The task is over.
         case finished
-    }
-
-    /// The adapt and retry steps, as a WebSocket's handshake takes them too.
-    private var interception: AttemptInterception {
-        AttemptInterception(interceptor: interceptor, configuration: configuration)
     }
 
     /// The cache this task consults: the session's, unless the body does not pass through the
