@@ -289,14 +289,21 @@ public final class SessionManager: HTTPSession {
         }
         return await withTaskCancellationHandler {
             var refusal: SerializationError?
-            let result: TaskRunner.Result =
-                task.resumeReportingStart()
-                ? await runner(for: task, options: options.transfer, progress: .none, perRequest: PerRequestHandlers(options))
-                    .run { response, body, request in
-                        refusal = judge(response, body, request)
-                        return refusal
-                    }
-                : .cancelled(request)
+            let result: TaskRunner.Result
+            if task.resumeReportingStart() {
+                let runner = runner(
+                    for: task,
+                    options: options.transfer,
+                    progress: .none,
+                    perRequest: PerRequestHandlers(options)
+                )
+                result = await runner.run { response, body, request in
+                    refusal = judge(response, body, request)
+                    return refusal
+                }
+            } else {
+                result = .cancelled(request)
+            }
             var error = result.error
             if error == nil {
                 // A response served from the cache was not judged on the way.
@@ -594,7 +601,13 @@ public final class SessionManager: HTTPSession {
                     serialized = judged
                     return judged.error
                 }
-                complete(task, result, serializer: serializer, judged: result.judged ? serialized : nil, deliver: deliver)
+                complete(
+                    task,
+                    result,
+                    serializer: serializer,
+                    judged: result.judged ? serialized : nil,
+                    deliver: deliver
+                )
             },
             finish: { [self] task, result in
                 complete(task, result, serializer: serializer, judged: nil, deliver: deliver)
