@@ -234,6 +234,8 @@ extension HTTPSession {
 extension HTTPRequest {
     /// AFNetworking applies per-call headers after serialization, replacing same-named defaults.
     package func replacingHeaders(with headers: HTTPHeaders) -> HTTPRequest {
+        // Most calls pass no headers of their own: nothing to replace, nothing to copy.
+        if headers.isEmpty { return self }
         var request = self
         for name in Set(headers.map { $0.name.lowercased() }) { request.headers.remove(name: name) }
         for field in headers { try? request.headers.add(name: field.name, value: field.value) }

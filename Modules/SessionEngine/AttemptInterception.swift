@@ -8,7 +8,16 @@ internal import FoundationEssentials
 struct AttemptInterception: Sendable {
     /// The interceptor composed for this task or handshake, when any.
     let interceptor: (any RequestInterceptor)?
-    let configuration: SessionConfiguration
+    /// The session's clock and whole-call deadline: all of its configuration the steps read, so
+    /// that making one does not copy the rest.
+    let clock: any SessionClock
+    let deadline: Duration?
+
+    init(interceptor: (any RequestInterceptor)?, configuration: SessionConfiguration) {
+        self.interceptor = interceptor
+        clock = configuration.clock
+        deadline = configuration.deadline
+    }
 
     /// What the retriers decided about a failed attempt.
     enum Verdict: Sendable {
@@ -22,7 +31,7 @@ struct AttemptInterception: Sendable {
 
     /// The deadline of a call starting now, when the session has one.
     func deadlineFromNow() -> ContinuousClock.Instant? {
-        configuration.deadline.map { configuration.clock.now + $0 }
+        deadline.map { clock.now + $0 }
     }
 
     /// The adapters' request, with a timeout that ends by the deadline.
@@ -38,7 +47,7 @@ struct AttemptInterception: Sendable {
             return .failure(.adaptationFailed(error, url: request.url))
         }
         if let deadline {
-            let remaining = configuration.clock.now.duration(to: deadline)
+            let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else { return .failure(Self.deadlineExceeded(request.url)) }
             adapted.timeout = min(adapted.timeout ?? remaining, remaining)
         }
@@ -66,7 +75,6 @@ struct AttemptInterception: Sendable {
     /// Waits before a retry on the session's clock, in the calling task (a WebSocket's handshake:
     /// cancelling the caller ends the wait); the error that ends the call instead, if any.
     func wait(_ delay: Duration, for url: URL, deadline: ContinuousClock.Instant?) async -> SessionError? {
-        let clock = configuration.clock
         if let deadline, clock.now + delay >= deadline { return Self.deadlineExceeded(url) }
         guard delay > .zero else { return nil }
         do {

@@ -1,3 +1,4 @@
+internal import CourierLocking
 internal import CourierSessionCore
 internal import Synchronization
 
@@ -7,10 +8,27 @@ internal import Synchronization
 final class EventListeners: Sendable {
     let hasMonitors: Bool
     let streamCount = Atomic(0)
+    /// The session the events go to, held weakly: a task kept after its session was dropped must
+    /// not keep the session alive. Set once the session exists, read only when someone listens.
+    private let session = Lock(WeakSession())
+
+    private struct WeakSession: Sendable {
+        weak var session: SessionManager?
+    }
 
     init(hasMonitors: Bool) { self.hasMonitors = hasMonitors }
 
     var isListening: Bool { hasMonitors || streamCount.load(ordering: .relaxed) > 0 }
+
+    /// Makes `session` the one ``deliver(_:)`` sends to.
+    func attach(_ session: SessionManager) {
+        self.session.withLock { $0.session = session }
+    }
+
+    /// Sends `event` to the session's monitors and streams; nothing once the session is gone.
+    func deliver(_ event: SessionEvent) {
+        session.withLock { $0.session }?.report(event)
+    }
 }
 
 /// Where a task's runner, reader and state machine send events: it builds an event only when a
@@ -21,10 +39,5 @@ struct EventSink: Sendable {
 
     func callAsFunction(_ event: @autoclosure () -> SessionEvent) {
         if listeners.isListening { deliver(event()) }
-    }
-
-    /// Sends to `session`'s monitors and streams; nothing once the session is gone.
-    static func to(_ session: SessionManager) -> EventSink {
-        EventSink(listeners: session.listeners, deliver: { [weak session] event in session?.report(event) })
     }
 }

@@ -57,6 +57,8 @@ public final class SessionManager: HTTPSession {
     private let state: Lock<State>
     /// Whether monitors or streams listen, readable without the lock.
     let listeners: EventListeners
+    /// Where the session's tasks and runners send events: one sink for all of them, made once.
+    let sink: EventSink
     /// The open WebSockets, which an invalidation that cancels tasks closes with 1001.
     let webSockets = WebSocketRegistry()
 
@@ -133,10 +135,13 @@ public final class SessionManager: HTTPSession {
         self.interceptor = interceptor
         self.redirectHandler = redirectHandler
         self.eventMonitors = eventMonitors
-        listeners = EventListeners(hasMonitors: !eventMonitors.isEmpty)
+        let listeners = EventListeners(hasMonitors: !eventMonitors.isEmpty)
+        self.listeners = listeners
+        sink = EventSink(listeners: listeners) { event in listeners.deliver(event) }
         completionQueue = configuration.completionQueue ?? DispatchQueue(label: "courier.session.completion")
         completionGroup = configuration.completionGroup ?? DispatchGroup()
         eventQueue = DispatchQueue(label: "courier.session.events")
+        listeners.attach(self)
     }
 
     /// The live tasks (created and not yet completed), by identifier order.
@@ -235,27 +240,78 @@ public final class SessionManager: HTTPSession {
         serializer: Serializer,
         options: RequestOptions
     ) async -> DataResponse<Serializer.Output> {
-        let box = CompletionBox<DataResponse<Serializer.Output>>()
-        let inline = InlineRunner()
-        let task = makeTask(
-            request: request,
-            serializer: serializer,
-            options: options.transfer,
-            progress: .none,
-            perRequest: PerRequestHandlers(options),
-            inline: inline
-        ) {
-            box.deliver($0)
+        // Only the serializer's call and the typed response are generic: the task runs in the
+        // non-generic `runInCaller`, which judges through this frame's closure. Called through the
+        // `HTTPSession` witness, this function is not specialised, and each generic value it
+        // touches costs a metadata lookup.
+        var serialized: SerializedResponse<Serializer.Output>?
+        let (result, error) = await runInCaller(request: request, options: options) { response, body, request in
+            let judged = serializer.serializedResponse(response: response, data: body, request: request)
+            serialized = judged
+            return judged.error
         }
-        // The runner runs here, in the caller's task: no task of its own to create, and one hop
-        // fewer before the response (the transfer's events are still drained on the transport's
-        // executor). The caller's cancellation reaches it directly; the task's `cancel()` ends
-        // the transfer and a retry delay (`SessionTask.sleep`).
+        return DataResponse(
+            request: result.request,
+            response: result.response,
+            data: result.body,
+            // As AFNetworking skips the serializer after a failed transfer, such a task has no value.
+            value: result.error == nil ? serialized?.value : nil,
+            error: error,
+            metrics: result.metrics,
+            redirects: result.redirects,
+            retryCount: result.retryCount,
+            cacheDisposition: result.cacheDisposition
+        )
+    }
+
+    /// Registers a task and runs it here, in the caller's task: no task of its own to create, and
+    /// one hop fewer before the response (the transfer's events are still drained on the
+    /// transport's executor). The caller's cancellation reaches it directly; the task's `cancel()`
+    /// ends the transfer and a retry delay (`SessionTask.sleep`). Returns the task's outcome and
+    /// the error it completed with (the serializer's refusal included); `judge` saw the final
+    /// response last, unless the transfer failed.
+    private func runInCaller(
+        request: HTTPRequest,
+        options: RequestOptions,
+        judging judge: (_ response: HTTPResponse?, _ body: Data?, _ request: HTTPRequest) -> SerializationError?
+    ) async -> (TaskRunner.Result, SessionError?) {
+        let request = limitingInMemoryBody(of: request, options: options.transfer, streamed: false)
+        // Whoever resumes the task, its caller runs it, and a cancel before the start leaves the
+        // completion to the caller too: the hooks capture nothing.
+        let (task, invalidated) = register(
+            request: request,
+            hooks: SessionTask.Hooks(start: { _ in nil }, report: sink, cancelBeforeStart: { _ in })
+        )
+        if invalidated {
+            let result = TaskRunner.Result.invalidated(request)
+            finishTask(task, result, error: result.error) {}
+            return (result, result.error)
+        }
         return await withTaskCancellationHandler {
-            await box.value {
-                task.resume()
-                await inline.take()?()
+            var refusal: SerializationError?
+            let result: TaskRunner.Result
+            if task.resumeReportingStart() {
+                let runner = runner(
+                    for: task,
+                    options: options.transfer,
+                    progress: .none,
+                    perRequest: PerRequestHandlers(options)
+                )
+                result = await runner.run { response, body, request in
+                    refusal = judge(response, body, request)
+                    return refusal
+                }
+            } else {
+                result = .cancelled(request)
             }
+            var error = result.error
+            if error == nil {
+                // A response served from the cache was not judged on the way.
+                if !result.judged { refusal = judge(result.response, result.body, result.request) }
+                error = refusal.map { SessionError.serialization($0, result: result) }
+            }
+            finishTask(task, result, error: error) {}
+            return (result, error)
         } onCancel: {
             task.cancel()
         }
@@ -455,46 +511,58 @@ public final class SessionManager: HTTPSession {
         bodyChannel: ResponseBodyChannel? = nil,
         judge: ResponseJudge = .acceptableStatus,
         perRequest: PerRequestHandlers = PerRequestHandlers(),
-        inline: InlineRunner? = nil,
+        finish: @escaping @Sendable (SessionTask, TaskRunner.Result) -> Void
+    ) -> SessionTask {
+        let judge = bodyChannel == nil ? judge : .acceptingEverything
+        return makeTask(
+            request: request,
+            options: options,
+            progress: progress,
+            bodyChannel: bodyChannel,
+            perRequest: perRequest,
+            run: { task, runner in finish(task, await runner.run(judging: judge.evaluate)) },
+            finish: finish
+        )
+    }
+
+    /// Registers a task that `run` runs (in a task of its own, once resumed) with the runner made
+    /// for it; `finish` gets the outcome of a task cancelled before it started, or at once of one
+    /// made after the session was invalidated.
+    private func makeTask(
+        request: HTTPRequest,
+        options: TransferOptions,
+        progress: TaskProgressHandlers,
+        bodyChannel: ResponseBodyChannel?,
+        perRequest: PerRequestHandlers,
+        run: @escaping @Sendable (SessionTask, TaskRunner) async -> Void,
         finish: @escaping @Sendable (SessionTask, TaskRunner.Result) -> Void
     ) -> SessionTask {
         let request = limitingInMemoryBody(of: request, options: options, streamed: bodyChannel != nil)
-        let (identifier, invalidated) = state.withLock { state in
-            defer { state.nextIdentifier += 1 }
-            return (state.nextIdentifier, state.invalidated)
-        }
         let hooks = SessionTask.Hooks(
             start: { [self] task in
-                let run: @Sendable () async -> Void = {
+                Task {
                     var runner = self.runner(for: task, options: options, progress: progress, perRequest: perRequest)
                     runner.bodyChannel = bodyChannel
-                    runner.judge = bodyChannel == nil ? judge : .acceptingEverything
-                    finish(task, await runner.run())
+                    await run(task, runner)
                 }
-                guard let inline else { return Task { await run() } }
-                inline.hand(run)
-                return nil
             },
-            report: .to(self),
-            cancelBeforeStart: { task in
-                var result = TaskRunner.Result(request: request)
-                result.error = .cancelled(request.url)
-                finish(task, result)
-            }
+            report: sink,
+            cancelBeforeStart: { task in finish(task, .cancelled(request)) }
         )
-        let task = SessionTask(identifier: identifier, request: request, hooks: hooks)
-        if invalidated {
-            var result = TaskRunner.Result(request: request)
-            result.error = SessionError(
-                kind: .sessionInvalidated,
-                message: "the session was invalidated",
-                failingURL: request.url
-            )
-            finish(task, result)
-        } else {
-            state.withLock { $0.tasks[identifier] = task }
-        }
+        let (task, invalidated) = register(request: request, hooks: hooks)
+        if invalidated { finish(task, .invalidated(request)) }
         return task
+    }
+
+    /// A new task, registered unless the session was invalidated (then `invalidated` is true and
+    /// the task is to be completed at once with ``TaskRunner/Result/invalidated(_:)``).
+    private func register(request: HTTPRequest, hooks: SessionTask.Hooks) -> (task: SessionTask, invalidated: Bool) {
+        state.withLock { state in
+            defer { state.nextIdentifier += 1 }
+            let task = SessionTask(identifier: state.nextIdentifier, request: request, hooks: hooks)
+            if !state.invalidated { state.tasks[state.nextIdentifier] = task }
+            return (task, state.invalidated)
+        }
     }
 
     /// `request` with the session's in-memory body limit when its body will be collected in
@@ -515,29 +583,36 @@ public final class SessionManager: HTTPSession {
         options: TransferOptions,
         progress: TaskProgressHandlers,
         perRequest: PerRequestHandlers = PerRequestHandlers(),
-        inline: InlineRunner? = nil,
         deliver: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
         // The runner judges each response with the serializer before it asks retriers; the final
-        // judgement is kept, so the serializer runs once per response.
-        let judged = Lock<SerializedResponse<Serializer.Output>?>(nil)
-        let judge = ResponseJudge { response, body, request in
-            let serialized = serializer.serializedResponse(response: response, data: body, request: request)
-            judged.withLock { $0 = serialized }
-            return serialized.error
-        }
-        return makeTask(
+        // judgement is kept, so the serializer runs once per response. It is kept in the running
+        // task's own frame: no lock, no box of a generic value.
+        makeTask(
             request: request,
             options: options,
             progress: progress,
-            judge: judge,
+            bodyChannel: nil,
             perRequest: perRequest,
-            inline: inline
-        ) {
-            [self] task, result in
-            let serialized = result.judged ? judged.withLock { $0 } : nil
-            self.complete(task, result, serializer: serializer, judged: serialized, deliver: deliver)
-        }
+            run: { [self] task, runner in
+                var serialized: SerializedResponse<Serializer.Output>?
+                let result = await runner.run { response, body, request in
+                    let judged = serializer.serializedResponse(response: response, data: body, request: request)
+                    serialized = judged
+                    return judged.error
+                }
+                complete(
+                    task,
+                    result,
+                    serializer: serializer,
+                    judged: result.judged ? serialized : nil,
+                    deliver: deliver
+                )
+            },
+            finish: { [self] task, result in
+                complete(task, result, serializer: serializer, judged: nil, deliver: deliver)
+            }
+        )
     }
 
     private func runner(
@@ -554,7 +629,7 @@ public final class SessionManager: HTTPSession {
             redirectHandler: perRequest.redirectHandler ?? redirectHandler,
             configuration: configuration,
             progress: progress,
-            report: .to(self)
+            report: sink
         )
     }
 
@@ -650,13 +725,6 @@ final class CompletionBox<Value: Sendable>: Sendable {
         waiter?.resume(returning: value)
     }
 
-    /// Runs `start`, unless the value has already arrived (a task that finished before it
-    /// started), then returns the value, parking until it arrives if `start` did not deliver it.
-    func value(after start: () async -> Void) async -> Value {
-        if state.withLock({ $0.value == nil }) { await start() }
-        return await wait {}
-    }
-
     /// Parks until the value arrives; `start` runs once the caller is parked.
     func wait(then start: () -> Void) async -> Value {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Value, Never>) in
@@ -670,23 +738,6 @@ final class CompletionBox<Value: Sendable>: Sendable {
             } else {
                 start()
             }
-        }
-    }
-}
-
-/// The runner of a task that runs in its caller's task: the task's start hands it over here, and
-/// the caller takes it and awaits it.
-final class InlineRunner: Sendable {
-    private let run = Lock<(@Sendable () async -> Void)?>(nil)
-
-    func hand(_ body: @escaping @Sendable () async -> Void) {
-        run.withLock { $0 = body }
-    }
-
-    func take() -> (@Sendable () async -> Void)? {
-        run.withLock { run in
-            defer { run = nil }
-            return run
         }
     }
 }

@@ -31,7 +31,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     private struct Mutable {
         var state = State.suspended
         var started = false
-        var currentRequest: HTTPRequest
+        /// Set by the first transfer: until then the current request is the original one (one
+        /// copy of the request fewer per task).
+        var currentRequest: HTTPRequest?
         var response: HTTPResponse?
         var transfer: HTTPTransfer?
         var runner: Task<Void, Never>?
@@ -75,14 +77,14 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     init(identifier: Int, request: HTTPRequest, hooks: Hooks) {
         taskIdentifier = identifier
         originalRequest = request
-        mutable = Lock(Mutable(currentRequest: request))
+        mutable = Lock(Mutable())
         self.hooks = hooks
     }
 
     /// The task's state now.
     public var state: State { mutable.withLock { $0.state } }
     /// The request being sent now: the original one adapted, or the latest redirect hop.
-    public var currentRequest: HTTPRequest { mutable.withLock { $0.currentRequest } }
+    public var currentRequest: HTTPRequest { mutable.withLock { $0.currentRequest } ?? originalRequest }
     /// The latest response head, once one arrived.
     public var response: HTTPResponse? { mutable.withLock { $0.response } }
     /// Request body bytes sent by the current attempt, and the total when known.
@@ -94,30 +96,39 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
     /// Starts the task, or lets a suspended one go on. Does nothing once it is cancelled or done.
     public func resume() {
+        resumeReportingStart()
+    }
+
+    /// Resumes the task as ``resume()`` does; whether it has started, by this call or an earlier
+    /// one (`false` for a task cancelled before it started). A task that runs in its caller's task
+    /// learns here, under the same lock, whether its caller runs it.
+    @discardableResult
+    func resumeReportingStart() -> Bool {
         enum Step {
-            case nothing
+            case nothing(started: Bool)
             case start
             case resume(HTTPTransfer?)
         }
         let step = mutable.withLock { task -> Step in
-            guard task.state == .suspended else { return .nothing }
+            guard task.state == .suspended else { return .nothing(started: task.started) }
             task.state = .running
             if task.started { return .resume(task.transfer) }
             task.started = true
             return .start
         }
         switch step {
-        case .nothing:
-            return
+        case .nothing(let started):
+            return started
         case .start:
             hooks.report(SessionEvent(.taskResumed, task: taskIdentifier, request: originalRequest))
-            let runner = hooks.start(self)
-            mutable.withLock { $0.runner = runner }
+            // A task run by its caller has no runner task to keep.
+            if let runner = hooks.start(self) { mutable.withLock { $0.runner = runner } }
         case .resume(let transfer):
             hooks.report(SessionEvent(.taskResumed, task: taskIdentifier, request: currentRequest))
             transfer?.resume()
             resumeWaiters()
         }
+        return true
     }
 
     /// Pauses a running task: the transfer in flight stops moving bytes, and no new attempt starts.

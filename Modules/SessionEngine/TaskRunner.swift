@@ -23,6 +23,30 @@ struct TaskRunner: Sendable {
     /// Judges each complete response before retriers are asked (the task's serializer).
     var judge = ResponseJudge.acceptingEverything
     let report: EventSink
+    /// The adapt and retry steps, as a WebSocket's handshake takes them too: made once, not at
+    /// each step.
+    private let interception: AttemptInterception
+
+    init(
+        task: SessionTask,
+        transport: any HTTPTransport,
+        options: TransferOptions,
+        interceptor: (any RequestInterceptor)?,
+        redirectHandler: any RedirectHandling,
+        configuration: SessionConfiguration,
+        progress: TaskProgressHandlers,
+        report: EventSink
+    ) {
+        self.task = task
+        self.transport = transport
+        self.options = options
+        self.interceptor = interceptor
+        self.redirectHandler = redirectHandler
+        self.configuration = configuration
+        self.progress = progress
+        self.report = report
+        interception = AttemptInterception(interceptor: interceptor, configuration: configuration)
+    }
 
     /// What the task ended with, before serialization.
     struct Result: Sendable {
@@ -36,13 +60,33 @@ struct TaskRunner: Sendable {
         var cacheDisposition: CacheDisposition?
         /// Whether ``ResponseJudge`` judged the final response (so the serializer need not run again).
         var judged = false
+
+        /// The outcome of a task cancelled before it started.
+        static func cancelled(_ request: HTTPRequest) -> Result {
+            var result = Result(request: request)
+            result.error = .cancelled(request.url)
+            return result
+        }
+
+        /// The outcome of a task made after its session was invalidated.
+        static func invalidated(_ request: HTTPRequest) -> Result {
+            var result = Result(request: request)
+            result.error = SessionError(
+                kind: .sessionInvalidated,
+                message: "the session was invalidated",
+                failingURL: request.url
+            )
+            return result
+        }
     }
 
     /// What the loop carries from one attempt to the next.
     struct Progress: Sendable {
         var request: HTTPRequest
         var result: Result
-        /// The URLs requested so far, in order: the error at the redirect limit lists them.
+        /// The URLs requested so far, in order: the error at the redirect limit lists them. Empty
+        /// until the first redirect, for the original request alone (most tasks follow none, and
+        /// need no array).
         var visited: [URL]
         /// Set after a `304` that matched nothing stored: the next attempt goes without conditions.
         var bypassCache = false
@@ -65,11 +109,6 @@ struct TaskRunner: Sendable {
         case finished
     }
 
-    /// The adapt and retry steps, as a WebSocket's handshake takes them too.
-    private var interception: AttemptInterception {
-        AttemptInterception(interceptor: interceptor, configuration: configuration)
-    }
-
     /// The cache this task consults: the session's, unless the body does not pass through the
     /// session in one piece (a streamed or downloaded response).
     private var cache: (any ResponseCaching)? {
@@ -77,22 +116,37 @@ struct TaskRunner: Sendable {
         return configuration.cache
     }
 
+    /// How a complete response is judged: the serializer's refusal, or `nil` when it accepts it.
+    typealias Judging = (_ response: HTTPResponse, _ body: Data?, _ request: HTTPRequest) -> SerializationError?
+
     func run() async -> Result {
+        await run(judging: judge.evaluate)
+    }
+
+    /// Runs the task, judging responses with `judge` instead of ``judge``: a caller that runs the
+    /// task in its own frame judges there, where the serializer's output type is known, and keeps
+    /// the value itself (no lock, no box of a generic value).
+    func run(judging judge: Judging) async -> Result {
         let request = task.originalRequest
         var progress = Progress(
             request: request,
             result: Result(request: request),
-            visited: [request.url],
+            visited: [],
             deadline: interception.deadlineFromNow()
         )
-        while case .again = await attempt(&progress) {}
+        while case .again = await attempt(&progress, judging: judge) {}
         return progress.result
     }
 
-    /// One attempt or redirect hop, step by step.
-    func attempt(_ progress: inout Progress) async -> Step {
-        await task.waitWhileSuspended()
-        if task.isCanceling { return fail(&progress, .cancelled(progress.request.url)) }
+    /// One attempt or redirect hop, step by step, complete responses judged by `judge`.
+    func attempt(_ progress: inout Progress, judging judge: Judging) async -> Step {
+        // One look at the state for the common case, a running task: no wait to set up.
+        var state = task.state
+        if state == .suspended {
+            await task.waitWhileSuspended()
+            state = task.state
+        }
+        if state == .canceling { return fail(&progress, .cancelled(progress.request.url)) }
         let context = progress.context(for: task.taskIdentifier)
         let adapted: HTTPRequest
         switch await adapt(progress.request, context: context, deadline: progress.deadline) {
@@ -100,21 +154,23 @@ struct TaskRunner: Sendable {
         case .failure(let error): return fail(&progress, error)
         }
         progress.result.request = adapted
-        let lookup = await lookUp(adapted, bypassing: progress.bypassCache)
-        progress.bypassCache = false
-        let sent: HTTPRequest
-        let revalidating: CachedResponse?
-        switch lookup {
-        case .send(let request, let stored):
-            sent = request
-            revalidating = stored
-            progress.result.request = request
-        case .served(let stored):
-            served(stored, for: adapted, into: &progress.result)
-            return .finished
-        case .failed(let error):
-            return fail(&progress, error)
+        var sent = adapted
+        var revalidating: CachedResponse?
+        // Without a cache there is nothing to look up: no step to await, no request to pass around.
+        if cache != nil {
+            switch await lookUp(adapted, bypassing: progress.bypassCache) {
+            case .send(let request, let stored):
+                sent = request
+                revalidating = stored
+                progress.result.request = request
+            case .served(let stored):
+                served(stored, for: adapted, into: &progress.result)
+                return .finished
+            case .failed(let error):
+                return fail(&progress, error)
+            }
         }
+        progress.bypassCache = false
         guard let outcome = await send(sent, progress: progress) else {
             return fail(&progress, .cancelled(sent.url))
         }
@@ -127,6 +183,7 @@ struct TaskRunner: Sendable {
         }
         if let (response, next) = outcome.followedRedirect {
             progress.result.redirects.append(response)
+            if progress.visited.isEmpty { progress.visited = [task.originalRequest.url] }
             progress.visited.append(next.url)
             report(SessionEvent(.redirectFollowed, task: task.taskIdentifier, request: next, response: response))
             progress.request = next
@@ -148,7 +205,9 @@ struct TaskRunner: Sendable {
             // A streamed head (and maybe body) already reached the caller: it cannot be taken back.
             if bodyChannel?.hasHead == true { return .finished }
             progress.result.judged = true
-            guard let refused = judgement(of: response, body: body, for: adapted) else { return .finished }
+            guard let refused = judgement(of: response, body: body, for: adapted, judging: judge) else {
+                return .finished
+            }
             failure = refused
         case .failed(let transportFailure):
             progress.result.response = transportFailure.response
@@ -313,7 +372,17 @@ struct TaskRunner: Sendable {
     /// Step 5: the task's serializer judges a complete response, as Alamofire validates before it
     /// asks retriers; `nil` when it accepts it.
     func judgement(of response: HTTPResponse, body: Data?, for request: HTTPRequest) -> AttemptFailure? {
-        guard let refusal = judge.evaluate(response, body, request) else { return nil }
+        judgement(of: response, body: body, for: request, judging: judge.evaluate)
+    }
+
+    /// Step 5 with `judge` in place of the runner's ``judge``.
+    func judgement(
+        of response: HTTPResponse,
+        body: Data?,
+        for request: HTTPRequest,
+        judging judge: Judging
+    ) -> AttemptFailure? {
+        guard let refusal = judge(response, body, request) else { return nil }
         return .classifying(.serialization(refusal, request: request, response: response, data: body))
     }
 
@@ -400,6 +469,7 @@ struct TaskRunner: Sendable {
         }
         let limit = configuration.maximumRedirects
         guard count < limit else {
+            let visited = visited.isEmpty ? [task.originalRequest.url] : visited
             let chain = (visited + [next.url]).map(\.absoluteString).joined(separator: " -> ")
             return failure(.tooManyRedirects(limit: limit, visited: visited), "more than \(limit) redirects: \(chain)")
         }

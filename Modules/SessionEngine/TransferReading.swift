@@ -123,6 +123,10 @@ struct TransferReader {
                             consumerLeft = true
                             transfer.cancel()
                         }
+                    } else if outcome.body.isEmpty && chunk.startIndex == 0 {
+                        // Most bodies arrive in one chunk: keep it as it is rather than copy it
+                        // into new storage (a slice would hand the app a body not indexed from 0).
+                        outcome.body = chunk
                     } else {
                         outcome.body.append(chunk)
                     }
