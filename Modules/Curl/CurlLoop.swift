@@ -21,7 +21,7 @@ struct PendingTransfer: Sendable {
     let events: TransferEventSource
     let requestBodyPipe: RequestBodyPipe?
     /// The admission key, built once: the loop uses it when the transfer is admitted and released.
-    let origin: String
+    let origin: Substring
 
     init(
         id: Int,

@@ -22,7 +22,7 @@ final class CurlTransferState {
     let easy: UnsafeMutableRawPointer
     let request: HTTPRequest
     /// The origin the loop admitted the transfer under (``OriginAdmission``).
-    let origin: String
+    let origin: Substring
     /// Yields go through the loop's per-iteration batch of consumer wake-ups.
     let events: LoopBatchedEvents
     unowned let loop: CurlLoop
@@ -65,6 +65,8 @@ final class CurlTransferState {
     var finished = false
     /// Whether the handle went back to the loop's ``EasyHandlePool``; the deinit then leaves it alone.
     private var handleRecycled = false
+    /// What this transfer set on its handle: whether the pool can take it without a reset.
+    var optionTrail = HandleOptionTrail()
 
     private init(
         pending: PendingTransfer,
@@ -192,13 +194,15 @@ final class CurlTransferState {
     ) throws(TransportError) {
         let configuration = loop.configuration
         let url = request.url
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        // The admission key starts with the lowercased scheme: no String is made for it here.
+        let scheme = OriginAdmission.webScheme(ofOrigin: origin)
+        guard scheme.isWeb else {
             throw TransportError(category: .invalidRequest, message: "only http and https URLs are supported", url: url)
         }
         watchesForEarlyGoaway =
             switch configuration.httpVersion {
             case .http1_1: false
-            case .automatic: scheme == "https"
+            case .automatic: scheme.isSecure
             case .h2cUpgrade: true
             }
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -240,6 +244,7 @@ final class CurlTransferState {
             try configureAuthentication(credential)
         }
         if Self.usesSharedCookies(request, configuration) {
+            optionTrail.record(CURLOPT_SHARE)
             try check(courier_curl_easy_setopt_share(easy, share), "CURLOPT_SHARE")
             try set(CURLOPT_COOKIEFILE, "")
         }
@@ -290,6 +295,7 @@ final class CurlTransferState {
             headerList = line.withCString { curl_slist_append(list, $0) }
         }
         if let headerList {
+            optionTrail.record(CURLOPT_HTTPHEADER)
             try check(courier_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
         }
     }
@@ -349,18 +355,35 @@ final class CurlTransferState {
     }
 
     /// Hands the handle, out of the multi handle and no longer touched by this transfer, to `pool`:
-    /// reset (`curl_easy_reset`) and given the transport's options (`configuration`, the loop's)
-    /// again. The deinit cleans it up instead when libcurl rejects one of those options, or when the
-    /// handle may hold a TLS session (see ``mayHoldTLSSession(_:)``).
+    /// as it is when the transfer reused a connection and set only options it can undo (see
+    /// ``HandleOptionTrail``), else reset (`curl_easy_reset`) and given the transport's options
+    /// (`configuration`, the loop's) again. The deinit cleans it up instead when libcurl rejects one
+    /// of those options, or when the handle may hold a TLS session (see ``mayHoldTLSSession(_:connects:)``).
     func recycleHandle(
         into pool: inout EasyHandlePool,
         configuration: CurlTransport.Configuration,
         resolveList: UnsafeMutablePointer<curl_slist>?,
         connectToList: UnsafeMutablePointer<curl_slist>?
     ) {
-        guard !handleRecycled, !mayHoldTLSSession(configuration) else { return }
+        var connects = 0
+        guard !handleRecycled,
+            courier_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK,
+            !mayHoldTLSSession(configuration, connects: connects)
+        else { return }
         handleRecycled = true
         let sharedCookies = Self.usesSharedCookies(request, configuration)
+        // The next transfer reads the buffer after a failure libcurl may not describe.
+        errorBuffer[0] = 0
+        let handle = EasyHandlePool.Handle(easy: easy, errorBuffer: errorBuffer)
+        // A transfer that opened a connection may have retried on a fresh one: libcurl counts such
+        // retries on the handle (7.88: `state.retrycount`, cleared only by a reset), and a later
+        // transfer would then give up sooner. Reusing a connection is the common case anyway.
+        if connects == 0 && !optionTrail.needsReset && optionTrail.undo(on: easy) {
+            if !noticeWindowOpen || courier_curl_easy_setopt_long(easy, CURLOPT_VERBOSE, 0) == CURLE_OK {
+                pool.put(handle, sharedCookies: sharedCookies)
+                return
+            }
+        }
         if sharedCookies {
             // libcurl 7.88's reset zeroes the list of cookie files (`CURLOPT_COOKIEFILE`) without
             // freeing it: clearing the option first frees it. It also detaches the jar, which the
@@ -368,9 +391,6 @@ final class CurlTransferState {
             _ = courier_curl_easy_setopt_pointer(easy, CURLOPT_COOKIEFILE, nil)
         }
         curl_easy_reset(easy)
-        // The next transfer reads the buffer after a failure libcurl may not describe.
-        errorBuffer[0] = 0
-        let handle = EasyHandlePool.Handle(easy: easy, errorBuffer: errorBuffer)
         do {
             try Self.applyTransportOptions(
                 to: easy,
@@ -391,9 +411,7 @@ final class CurlTransferState {
     /// the template starts with an empty cache, so a pooled handle must too: a later transfer on it
     /// would otherwise resume a session that a fresh handle could not, and session reuse would
     /// differ from a handle per transfer.
-    private func mayHoldTLSSession(_ configuration: CurlTransport.Configuration) -> Bool {
-        var connects = 0
-        guard courier_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK else { return true }
+    private func mayHoldTLSSession(_ configuration: CurlTransport.Configuration, connects: Int) -> Bool {
         guard connects > 0 else { return false }
         return request.url.scheme?.lowercased() != "http" || configuration.proxy != .none
     }
@@ -440,6 +458,7 @@ final class CurlTransferState {
             return transfer.sendBody(UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
         }
         try set(CURLOPT_SEEKDATA, pointer: context)
+        optionTrail.record(CURLOPT_SEEKFUNCTION)
         try check(
             courier_curl_easy_setopt_seek_function(easy) { context, offset, origin in
                 guard let context else { return courier_curl_seekfunc_cantseek }
@@ -457,6 +476,7 @@ final class CurlTransferState {
     private func installProgressCallback(context: UnsafeMutableRawPointer) throws(TransportError) {
         try set(CURLOPT_NOPROGRESS, 0)
         try set(CURLOPT_XFERINFODATA, pointer: context)
+        optionTrail.record(CURLOPT_XFERINFOFUNCTION)
         try check(
             courier_curl_easy_setopt_xferinfo_function(easy) { context, _, _, _, _ in
                 guard let context else { return 0 }
@@ -480,6 +500,9 @@ final class CurlTransferState {
             break
         case .none:
             try options.set(CURLOPT_PROXY, "")
+            // No host is proxied, so libcurl need not read `no_proxy` and `NO_PROXY` from the
+            // environment for each transfer (7.88 does so whenever this option is unset).
+            try options.set(CURLOPT_NOPROXY, "*")
         case .explicit(let url, let credentials, let noProxy):
             try options.set(CURLOPT_PROXY, url)
             if let credentials {
@@ -578,6 +601,7 @@ final class CurlTransferState {
     }
 
     private func set(_ option: CURLoption, _ value: Int) throws(TransportError) {
+        optionTrail.record(option)
         try check(courier_curl_easy_setopt_long(easy, option, value), "option \(option.rawValue)")
     }
 
@@ -586,6 +610,7 @@ final class CurlTransferState {
     }
 
     private func setOff(_ option: CURLoption, _ value: Int64) throws(TransportError) {
+        optionTrail.record(option)
         try check(courier_curl_easy_setopt_off(easy, option, curl_off_t(value)), "option \(option.rawValue)")
     }
 
@@ -593,15 +618,18 @@ final class CurlTransferState {
         // `withCString`, not the implicit String-to-pointer conversion: that one copies the String
         // into a fresh `utf8CString` array (three allocations per call), while a native String
         // lends its own NUL-terminated storage. libcurl copies the value.
+        optionTrail.record(option)
         let code = value.withCString { courier_curl_easy_setopt_string(easy, option, $0) }
         try check(code, "option \(option.rawValue)")
     }
 
     private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) throws(TransportError) {
+        optionTrail.record(option)
         try check(courier_curl_easy_setopt_pointer(easy, option, pointer), "option \(option.rawValue)")
     }
 
     private func setFunction(_ option: CURLoption, _ function: curl_write_callback) throws(TransportError) {
+        optionTrail.record(option)
         try check(courier_curl_easy_setopt_data_function(easy, option, function), "option \(option.rawValue)")
     }
 
