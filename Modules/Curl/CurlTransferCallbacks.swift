@@ -35,11 +35,20 @@ extension CurlTransferState {
         if courier_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &curlVersion) == CURLE_OK {
             version = Self.responseVersion(curlVersion) ?? parsedVersion
         }
-        if let violation = ResponseHeadReader.framingViolation(headers, version: version) {
+        // The parser noted the framing fields as it read them: the headers are searched again only
+        // for a head that is not plainly framed, or whose facts a folded line left inexact.
+        let framing = head.framing
+        if framing.isPlainlyFramed != true,
+            let violation = ResponseHeadReader.framingViolation(headers, version: version)
+        {
             pendingFailure = TransportError(category: .protocolViolation, message: violation, url: request.url)
             return 0
         }
-        openNoticeWindow(version: version, headers: headers)
+        openNoticeWindow(
+            version: version,
+            headers: headers,
+            hasContentLength: framing.hasContentLength ?? headers.contains(name: "Content-Length")
+        )
         // The last upload progress precedes the head (TransferEvent's order), unthrottled.
         if upload.hasBody { reportUploadProgress(force: true) }
         let response = HTTPResponse(
@@ -55,14 +64,14 @@ extension CurlTransferState {
             body.begin(
                 headers: headers,
                 discardsBody: download != nil,
-                expectedBodyBytes: DownloadFile.identityLength(headers)
+                expectedBodyBytes: framing.identityLength(headers)
             )
             events.yield(.redirect(response, location: location))
             return lineCount
         }
         finalResponse = response
         var discards = false
-        var expectedBodyBytes = DownloadFile.identityLength(headers)
+        var expectedBodyBytes = framing.identityLength(headers)
         if let download {
             do {
                 discards = try download.accept(status: status, headers: headers, url: request.url) == .discard

@@ -33,6 +33,8 @@ struct ResponseHeadReader {
     private(set) var interimResponses = 0
     /// The `401` challenge head libcurl answered; reported as the response only if no other follows.
     private(set) var answeredChallenge: HTTPResponse?
+    /// The framing facts of the last head read: the final one's once ``consume(_:)`` returned `.final`.
+    var framing: ResponseFraming.Facts { parser.finishedFraming }
 
     /// A reader for a transfer to `url`; `strings`, when given, lends its field Strings to the parser.
     init(

@@ -11,6 +11,23 @@ import Testing
         }
     }
 
+    @Test func itsTokenTestAgreesWithHTTPTokenOnEveryByte() {
+        for byte in UInt8.min...UInt8.max {
+            #expect(ResponseHeadParser.isTokenByte(byte) == HTTPToken.isTokenByte(byte), "byte \(byte)")
+        }
+    }
+
+    @Test func trimsValuesAndRefusesNamesThatAreNotTokens() {
+        let outcomes = feed(["HTTP/1.1 200 OK\r\n", "A: \t x y \t\r\n", "B:\r\n", "\r\n"])
+        let expected = try? HTTPHeaders([("A", "x y"), ("B", "")])
+        #expect(outcomes.last == .final(status: 200, version: .http1_1, headers: expected ?? HTTPHeaders()))
+        let refused = feed(["HTTP/1.1 200 OK\r\n", "Bad Name: 1\r\n", "\r\n"])
+        guard case .malformed = refused.last else {
+            Issue.record("a name with a space was accepted: \(String(describing: refused.last))")
+            return
+        }
+    }
+
     @Test func parsesStatusLines() {
         #expect(ResponseHeadParser.parseStatusLine("HTTP/1.1 200 OK")! == (.http1_1, 200))
         #expect(ResponseHeadParser.parseStatusLine("HTTP/1.0 404 Not Found")! == (.http1_0, 404))
