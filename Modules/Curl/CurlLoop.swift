@@ -14,7 +14,11 @@ internal import Synchronization
 #endif
 
 /// A transfer handed to the loop: everything it needs to build the easy handle on its own thread.
-struct PendingTransfer: Sendable {
+///
+/// A class, though immutable: it goes from the caller through the inbox, the command dispatch and
+/// the admission queue to the transfer, and each hand-over of a struct this size retained every
+/// reference in it (the request's URL, headers and body among them) and copied the rest.
+final class PendingTransfer: Sendable {
     let id: Int
     let request: HTTPRequest
     let options: TransferOptions

@@ -72,9 +72,10 @@ final class CurlTransferState {
         pending: PendingTransfer,
         easy: UnsafeMutableRawPointer,
         errorBuffer: UnsafeMutablePointer<CChar>?,
-        loop: CurlLoop,
-        configuration: CurlTransport.Configuration
+        loop: CurlLoop
     ) {
+        // Read field by field through `loop`: an initializer owns its arguments, so taking the
+        // configuration as one copied the whole struct (and retained its references) per transfer.
         id = pending.id
         self.easy = easy
         request = pending.request
@@ -86,15 +87,15 @@ final class CurlTransferState {
         self.errorBuffer = errorBuffer ?? Self.makeErrorBuffer()
         head = ResponseHeadReader(
             url: pending.request.url,
-            maximumHeaderSize: configuration.maximumHeaderSize,
-            maximumHeaderCount: configuration.maximumHeaderCount,
+            maximumHeaderSize: loop.configuration.maximumHeaderSize,
+            maximumHeaderCount: loop.configuration.maximumHeaderCount,
             credential: pending.request.credential,
             strings: loop.headerStrings
         )
         body = ResponseBodyDelivery(
             sink: events,
             url: pending.request.url,
-            maximumBodySize: pending.request.maximumResponseBodySize ?? configuration.maximumResponseBodySize,
+            maximumBodySize: pending.request.maximumResponseBodySize ?? loop.configuration.maximumResponseBodySize,
             decodesContent: false,
             download: nil
         )
@@ -166,11 +167,12 @@ final class CurlTransferState {
             pending: pending,
             easy: easy,
             errorBuffer: pooled?.errorBuffer,
-            loop: loop,
-            configuration: loop.configuration
+            loop: loop
         )
         do {
             try transfer.configure(
+                configuration: loop.configuration,
+                carried: pooled?.carried ?? [],
                 share: share,
                 resolveList: copy == nil ? resolveList : nil,
                 connectToList: copy == nil ? connectToList : nil,
@@ -187,12 +189,13 @@ final class CurlTransferState {
     /// Sets this transfer's options; `hasTransportOptions` when the handle is a copy of the
     /// transport's template and already carries ``applyTransportOptions(to:configuration:resolveList:connectToList:url:)``.
     private func configure(
+        configuration: CurlTransport.Configuration,
+        carried: HandleOptionTrail.Carried,
         share: UnsafeMutableRawPointer,
         resolveList: UnsafeMutablePointer<curl_slist>?,
         connectToList: UnsafeMutablePointer<curl_slist>?,
         hasTransportOptions: Bool
     ) throws(TransportError) {
-        let configuration = loop.configuration
         let url = request.url
         // The admission key starts with the lowercased scheme: no String is made for it here.
         let scheme = OriginAdmission.webScheme(ofOrigin: origin)
@@ -244,9 +247,14 @@ final class CurlTransferState {
             try configureAuthentication(credential)
         }
         if Self.usesSharedCookies(request, configuration) {
-            optionTrail.record(CURLOPT_SHARE)
-            try check(courier_curl_easy_setopt_share(easy, share), "CURLOPT_SHARE")
-            try set(CURLOPT_COOKIEFILE, "")
+            if carried.contains(.sharedCookieJar) {
+                // The pool gives a handle with the jar only to transfers that use it.
+                optionTrail.keep(.sharedCookieJar)
+            } else {
+                optionTrail.record(CURLOPT_SHARE)
+                try check(courier_curl_easy_setopt_share(easy, share), "CURLOPT_SHARE")
+                try set(CURLOPT_COOKIEFILE, "")
+            }
         }
 
         var headers = request.headers
@@ -277,8 +285,19 @@ final class CurlTransferState {
         } else if configuration.automaticDecompression && !resumesDownload {
             // A resumed download asks for a byte range of the identity representation: ranges of a
             // compressed representation are not that (and nginx answers them with a whole 200).
-            try set(CURLOPT_ACCEPT_ENCODING, "")
+            if carried.contains(.acceptEncoding) {
+                optionTrail.keep(.acceptEncoding)
+            } else {
+                try set(CURLOPT_ACCEPT_ENCODING, "")
+            }
             body.decodesContent = true
+        }
+        if carried.contains(.acceptEncoding) && !optionTrail.carried.contains(.acceptEncoding) {
+            // The handle's previous transfer asked for libcurl's codings; this one does not.
+            try check(
+                courier_curl_easy_setopt_pointer(easy, CURLOPT_ACCEPT_ENCODING, nil),
+                "CURLOPT_ACCEPT_ENCODING"
+            )
         }
         if let download {
             if let range = download.requestedRange {
@@ -374,12 +393,13 @@ final class CurlTransferState {
         let sharedCookies = Self.usesSharedCookies(request, configuration)
         // The next transfer reads the buffer after a failure libcurl may not describe.
         errorBuffer[0] = 0
-        let handle = EasyHandlePool.Handle(easy: easy, errorBuffer: errorBuffer)
+        var handle = EasyHandlePool.Handle(easy: easy, errorBuffer: errorBuffer)
         // A transfer that opened a connection may have retried on a fresh one: libcurl counts such
         // retries on the handle (7.88: `state.retrycount`, cleared only by a reset), and a later
         // transfer would then give up sooner. Reusing a connection is the common case anyway.
         if connects == 0 && !optionTrail.needsReset && optionTrail.undo(on: easy) {
             if !noticeWindowOpen || courier_curl_easy_setopt_long(easy, CURLOPT_VERBOSE, 0) == CURLE_OK {
+                handle.carried = optionTrail.carried
                 pool.put(handle, sharedCookies: sharedCookies)
                 return
             }

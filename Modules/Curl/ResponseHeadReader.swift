@@ -12,8 +12,9 @@ struct ResponseHeadReader {
     enum Step {
         /// The head goes on.
         case needMore
-        /// The transfer stops; the error says why.
-        case stop(TransportError)
+        /// The transfer stops; the error says why. Boxed: a `TransportError` is hundreds of bytes
+        /// (its metrics, its response), which every step of every header line copied otherwise.
+        indirect case stop(TransportError)
         /// A final head: the response, unless its framing is refused (see ``framingViolation(_:version:)``).
         case final(status: Int, version: HTTPResponse.Version, headers: HTTPHeaders)
     }

@@ -16,6 +16,16 @@ import Testing
             trail.record(option)
         }
         #expect(!trail.needsReset)
+        #expect(trail.carried == [.acceptEncoding, .sharedCookieJar])
+    }
+
+    @Test func whatATransferKeepsFromTheHandleStaysCarried() {
+        var trail = HandleOptionTrail()
+        #expect(trail.carried.isEmpty)
+        trail.keep(.sharedCookieJar)
+        trail.record(CURLOPT_URL)
+        #expect(trail.carried == .sharedCookieJar)
+        #expect(!trail.needsReset)
     }
 
     @Test(arguments: [
