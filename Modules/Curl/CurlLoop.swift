@@ -425,8 +425,11 @@ final class CurlLoop: @unchecked Sendable {
         return CurlTransferState.make(
             pending,
             loop: self,
+            configuration: configuration,
             pooled: pooled
-                ? idleHandles.take(sharedCookies: CurlTransferState.usesSharedCookies(pending.request, configuration))
+                ? idleHandles.take(
+                    sharedCookies: CurlTransferState.usesSharedCookies(pending.request, configuration.cookiePolicy)
+                )
                 : nil,
             template: transferTemplate,
             share: share,

@@ -45,7 +45,12 @@ final class CurlTransferState {
     /// The download file, when the body goes to one.
     var download: DownloadFile? { body.download }
     /// Why one of the callbacks stopped the transfer; wins over libcurl's bare code.
-    var pendingFailure: TransportError?
+    var pendingFailure: TransportError? {
+        didSet { hasPendingFailure = pendingFailure != nil }
+    }
+    /// `pendingFailure != nil`, kept apart: testing the optional itself copied the whole error
+    /// (metrics included) in the body callback, which runs for every chunk.
+    private(set) var hasPendingFailure = false
     /// The over-long body libcurl noticed and dropped (see `LibcurlNotice`); fails a transfer that
     /// libcurl ends with success.
     var excessBodyFailure: TransportError?
@@ -72,10 +77,11 @@ final class CurlTransferState {
         pending: PendingTransfer,
         easy: UnsafeMutableRawPointer,
         errorBuffer: UnsafeMutablePointer<CChar>?,
-        loop: CurlLoop
+        loop: CurlLoop,
+        configuration: borrowing CurlTransport.Configuration
     ) {
-        // Read field by field through `loop`: an initializer owns its arguments, so taking the
-        // configuration as one copied the whole struct (and retained its references) per transfer.
+        // `borrowing`: an initializer owns its arguments by default, and the configuration's copy
+        // retained each of its references per transfer (as did reading it through `loop`).
         id = pending.id
         self.easy = easy
         request = pending.request
@@ -87,15 +93,18 @@ final class CurlTransferState {
         self.errorBuffer = errorBuffer ?? Self.makeErrorBuffer()
         head = ResponseHeadReader(
             url: pending.request.url,
-            maximumHeaderSize: loop.configuration.maximumHeaderSize,
-            maximumHeaderCount: loop.configuration.maximumHeaderCount,
+            maximumHeaderSize: configuration.maximumHeaderSize,
+            maximumHeaderCount: configuration.maximumHeaderCount,
             credential: pending.request.credential,
             strings: loop.headerStrings
         )
+        // Not `??`: its autoclosure would consume the borrowed configuration.
+        var maximumBodySize = configuration.maximumResponseBodySize
+        if let limit = pending.request.maximumResponseBodySize { maximumBodySize = limit }
         body = ResponseBodyDelivery(
             sink: events,
             url: pending.request.url,
-            maximumBodySize: pending.request.maximumResponseBodySize ?? loop.configuration.maximumResponseBodySize,
+            maximumBodySize: maximumBodySize,
             decodesContent: false,
             download: nil
         )
@@ -151,6 +160,7 @@ final class CurlTransferState {
     static func make(
         _ pending: PendingTransfer,
         loop: CurlLoop,
+        configuration: CurlTransport.Configuration,
         pooled: EasyHandlePool.Handle?,
         template: UnsafeMutableRawPointer?,
         share: UnsafeMutableRawPointer,
@@ -167,11 +177,12 @@ final class CurlTransferState {
             pending: pending,
             easy: easy,
             errorBuffer: pooled?.errorBuffer,
-            loop: loop
+            loop: loop,
+            configuration: configuration
         )
         do {
             try transfer.configure(
-                configuration: loop.configuration,
+                configuration: configuration,
                 carried: pooled?.carried ?? [],
                 share: share,
                 resolveList: copy == nil ? resolveList : nil,
@@ -246,7 +257,7 @@ final class CurlTransferState {
         if let credential = request.credential {
             try configureAuthentication(credential)
         }
-        if Self.usesSharedCookies(request, configuration) {
+        if Self.usesSharedCookies(request, configuration.cookiePolicy) {
             if carried.contains(.sharedCookieJar) {
                 // The pool gives a handle with the jar only to transfers that use it.
                 optionTrail.keep(.sharedCookieJar)
@@ -369,8 +380,8 @@ final class CurlTransferState {
     }
 
     /// Whether the transfer attaches the transport's shared cookie jar to its handle.
-    static func usesSharedCookies(_ request: HTTPRequest, _ configuration: CurlTransport.Configuration) -> Bool {
-        request.handlesCookies ?? (configuration.cookiePolicy == .enabled)
+    static func usesSharedCookies(_ request: HTTPRequest, _ policy: CurlTransport.CookiePolicy) -> Bool {
+        request.handlesCookies ?? (policy == .enabled)
     }
 
     /// Hands the handle, out of the multi handle and no longer touched by this transfer, to `pool`:
@@ -390,7 +401,7 @@ final class CurlTransferState {
             !mayHoldTLSSession(configuration, connects: connects)
         else { return }
         handleRecycled = true
-        let sharedCookies = Self.usesSharedCookies(request, configuration)
+        let sharedCookies = Self.usesSharedCookies(request, configuration.cookiePolicy)
         // The next transfer reads the buffer after a failure libcurl may not describe.
         errorBuffer[0] = 0
         var handle = EasyHandlePool.Handle(easy: easy, errorBuffer: errorBuffer)

@@ -123,7 +123,7 @@ extension CurlTransferState {
                 metadata: ["curl.notice": "goaway", "http2.errorCode": String(code)],
                 about: self
             )
-            guard code != 0, pendingFailure == nil, !finished else { return }
+            guard code != 0, !hasPendingFailure, !finished else { return }
             let failure = TransportError(
                 category: .protocolViolation,
                 message: "the server ended the HTTP/2 connection with GOAWAY (error code \(code))",

@@ -39,8 +39,20 @@ struct OriginAdmission {
     /// Whether an admission key names an `https` origin, and whether it names an `http` or `https`
     /// one at all (the only schemes a transfer may use); the key's scheme is lowercase.
     static func webScheme(ofOrigin origin: Substring) -> (isWeb: Bool, isSecure: Bool) {
-        let isSecure = origin.utf8.starts(with: "https://".utf8)
-        return (isSecure || origin.utf8.starts(with: "http://".utf8), isSecure)
+        // On the bytes: the generic `starts(with:)` on a UTF-8 view showed in the per-request profile.
+        let scheme = origin.utf8.withContiguousStorageIfAvailable { bytes in
+            let isSecure = hasPrefix(bytes, "https://")
+            return (isWeb: isSecure || hasPrefix(bytes, "http://"), isSecure: isSecure)
+        }
+        return scheme ?? (origin.hasPrefix("https://") || origin.hasPrefix("http://"), origin.hasPrefix("https://"))
+    }
+
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let start = prefix.utf8Start
+        for index in 0..<count where bytes[index] != start[index] { return false }
+        return true
     }
 
     /// The length of the `scheme://host[:port]` front of `text` when it is already an admission
@@ -76,26 +88,34 @@ struct OriginAdmission {
 
     /// Counts `pending` as running and returns `true`, or queues it and returns `false`.
     mutating func admit(_ pending: PendingTransfer) -> Bool {
-        let origin = pending.origin
-        let count = running[origin, default: 0]
-        guard count < limit else {
-            waiting[origin, default: []].append(pending)
-            return false
-        }
-        running[origin] = count + 1
+        // One lookup (hashing the key) for the common case, not a read and then a write.
+        let limit = limit
+        let admitted = Self.takeRoom(&running[pending.origin, default: 0], below: limit)
+        if !admitted { waiting[pending.origin, default: []].append(pending) }
+        return admitted
+    }
+
+    private static func takeRoom(_ count: inout Int, below limit: Int) -> Bool {
+        guard count < limit else { return false }
+        count += 1
         return true
     }
 
     /// A transfer to `origin` (its ``PendingTransfer/origin``) ended; returns the next one to start,
     /// already counted as running.
     mutating func release(origin: Substring) -> PendingTransfer? {
-        if var queue = waiting[origin], !queue.isEmpty {
+        if !waiting.isEmpty, var queue = waiting[origin], !queue.isEmpty {
             let next = queue.removeFirst()
             waiting[origin] = queue.isEmpty ? nil : queue
             return next
         }
-        let count = running[origin, default: 1] - 1
-        running[origin] = count > 0 ? count : nil
+        // One lookup: the count is changed or removed where it was found.
+        guard let index = running.index(forKey: origin) else { return nil }
+        if running.values[index] > 1 {
+            running.values[index] -= 1
+        } else {
+            running.remove(at: index)
+        }
         return nil
     }
 
