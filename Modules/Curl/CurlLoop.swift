@@ -572,7 +572,8 @@ final class CurlLoop: @unchecked Sendable {
 
     private func pollTimeout() -> Int32 {
         var timeout: Int32 = 1000
-        if let earliest = timedUnpauses.values.min() {
+        // Tested first: `min()` over an empty dictionary's values still cost a generic walk per pass.
+        if !timedUnpauses.isEmpty, let earliest = timedUnpauses.values.min() {
             let remaining = ContinuousClock.now.duration(to: earliest)
             let milliseconds =
                 remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
