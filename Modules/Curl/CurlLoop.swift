@@ -477,19 +477,20 @@ final class CurlLoop: @unchecked Sendable {
             let code = message.pointee.data.result
             var privateData: UnsafePointer<CChar>?
             _ = courier_curl_easy_getinfo_string(easy, CURLINFO_PRIVATE, &privateData)
-            if let privateData, let connection = rawConnections[Int(bitPattern: privateData)] {
+            // Each lookup hashes its key: the empty tables are not asked, and the transfer is found and
+            // removed in one.
+            if let privateData, !rawConnections.isEmpty, let connection = rawConnections[Int(bitPattern: privateData)] {
                 rawConnectionConnected(connection, code: code)
                 continue
             }
-            guard let privateData, let transfer = active[Int(bitPattern: privateData)] else {
+            guard let privateData, let transfer = active.removeValue(forKey: Int(bitPattern: privateData)) else {
                 // Cannot happen while every added handle is in `active`; if it does, the handle is
                 // removed so that libcurl stops driving it, and the mismatch is reported.
                 curl_multi_remove_handle(multi, easy)
                 diagnose(.error, "libcurl finished a transfer the loop does not know (code \(code.rawValue))")
                 continue
             }
-            active[transfer.id] = nil
-            timedUnpauses[transfer.id] = nil
+            if !timedUnpauses.isEmpty { timedUnpauses[transfer.id] = nil }
             curl_multi_remove_handle(multi, easy)
             transfer.complete(code: code)
             recycle(transfer)

@@ -146,6 +146,6 @@ struct OriginAdmission {
     }
 
     mutating func startsSuspended(_ id: Int) -> Bool {
-        suspendedWhileWaiting.remove(id) != nil
+        !suspendedWhileWaiting.isEmpty && suspendedWhileWaiting.remove(id) != nil
     }
 }
