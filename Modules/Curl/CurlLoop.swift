@@ -69,6 +69,9 @@ enum CookieOperation: Sendable {
 /// confinement rule); the one member used from other threads is `inbox`, a `Lock`, through `post`,
 /// which calls `curl_multi_wakeup`, the one libcurl call documented as safe from any thread.
 final class CurlLoop: @unchecked Sendable {
+    /// The rare commands that carry continuations (whose layout only the runtime knows) are boxed:
+    /// the enum then has a fixed layout, and the per-transfer ones (`add`, `responseDemand`, ...)
+    /// are made, copied and destroyed without asking the runtime for its metadata each time.
     enum Command: Sendable {
         case add(PendingTransfer)
         case cancel(Int)
@@ -76,16 +79,16 @@ final class CurlLoop: @unchecked Sendable {
         case resume(Int)
         case responseDemand(Int)
         case requestBodyReady(Int)
-        case cookies(CookieOperation, CheckedContinuation<Result<[String], TransportError>, Never>)
+        indirect case cookies(CookieOperation, CheckedContinuation<Result<[String], TransportError>, Never>)
         /// Opens a raw connection (see `CurlLoop+RawConnections`).
-        case openRaw(PendingRawConnection, CheckedContinuation<Result<Void, TransportError>, Never>)
+        indirect case openRaw(PendingRawConnection, CheckedContinuation<Result<Void, TransportError>, Never>)
         /// Hands bytes to a raw connection's socket; resumed once all of them are out.
-        case rawWrite(Int, [UInt8], CheckedContinuation<Result<Void, TransportError>, Never>)
+        indirect case rawWrite(Int, [UInt8], CheckedContinuation<Result<Void, TransportError>, Never>)
         /// A raw connection's reader drained its buffer: read the socket again.
         case rawDemand(Int)
         /// Closes a raw connection; resumed once it is closed.
-        case rawClose(Int, CheckedContinuation<Void, Never>?)
-        case shutdown(CheckedContinuation<Void, Never>?)
+        indirect case rawClose(Int, CheckedContinuation<Void, Never>?)
+        indirect case shutdown(CheckedContinuation<Void, Never>?)
         /// The transport was released without `shutdown()`: stop once the last transfer ends.
         case ownerReleased
     }
