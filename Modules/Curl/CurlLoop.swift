@@ -118,6 +118,8 @@ final class CurlLoop: @unchecked Sendable {
     // Loop-thread state.
     /// Recent header field Strings, shared by the heads of this loop's transfers.
     let headerStrings = HeaderStringCache()
+    /// Reused memory for large body chunks (see ``BodyChunkBuffers``).
+    let bodyChunkBuffers = BodyChunkBuffers()
     private var active: [Int: CurlTransferState] = [:]
     /// Open raw connections and those being opened, by id; their handles are in the multi handle.
     var rawConnections: [Int: RawConnectionState] = [:]

@@ -106,7 +106,8 @@ final class CurlTransferState {
             url: pending.request.url,
             maximumBodySize: maximumBodySize,
             decodesContent: false,
-            download: nil
+            download: nil,
+            chunkBuffers: loop.bodyChunkBuffers
         )
         upload = UploadPump(source: .none, url: pending.request.url, declaredLength: pending.request.body.length)
     }

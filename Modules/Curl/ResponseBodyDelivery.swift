@@ -52,6 +52,9 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
     var decodesContent: Bool
     /// The file the body goes to instead of the consumer (set while the transfer is configured).
     var download: DownloadFile?
+    /// Where large chunks are copied to for the consumer (the loop's); `nil` copies each into a
+    /// `Data` of its own.
+    let chunkBuffers: BodyChunkBuffers?
 
     /// Whether a head was accepted: body bytes before it (an answered challenge's) are dropped.
     private(set) var isOpen = false
@@ -68,8 +71,16 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
     private var redeliveredEncodedBytes = 0
     private var lastProgress: ContinuousClock.Instant?
 
-    init(sink: Sink, url: URL, maximumBodySize: Int64?, decodesContent: Bool, download: DownloadFile?) {
+    init(
+        sink: Sink,
+        url: URL,
+        maximumBodySize: Int64?,
+        decodesContent: Bool,
+        download: DownloadFile?,
+        chunkBuffers: BodyChunkBuffers? = nil
+    ) {
         self.sink = sink
+        self.chunkBuffers = chunkBuffers
         self.url = url
         self.maximumBodySize = maximumBodySize
         self.decodesContent = decodesContent
@@ -113,7 +124,7 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
             }
         } else {
             guard sink.hasRoomForBody() else { return pause() }
-            sink.yield(.body(Data(chunk)))
+            sink.yield(.body(chunkBuffers?.data(copying: chunk) ?? Data(chunk)))
         }
         decodedBytes += Int64(chunk.count)
         reportProgress(force: false)
