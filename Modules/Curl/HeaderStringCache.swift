@@ -77,7 +77,8 @@ final class HeaderStringCache {
         var words: (low: UInt64, high: UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: bytes) }
         let high = words.high | UInt64(bytes.count) << 56
-        let entry = shortEntries + Int(truncatingIfNeeded: Self.mix(Self.mix(0, words.low), high) >> 56)  // the top 8 bits
+        // The top 8 bits pick one of the 256 slots.
+        let entry = shortEntries + Int(truncatingIfNeeded: Self.mix(Self.mix(0, words.low), high) >> 56)
         if entry.pointee.low == words.low && entry.pointee.high == high { return entry.pointee.string }
         let made = String(decoding: bytes, as: UTF8.self)
         entry.pointee = ShortEntry(low: words.low, high: high, string: made)
