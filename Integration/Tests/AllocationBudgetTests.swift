@@ -14,19 +14,21 @@ import Testing
         URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("CourierAllocationHelper").path
     }.flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
 
-    /// Allocations per small GET (debug build) with the consumer on the cooperative pool: 213
-    /// measured (221 before transfers reused pooled easy handles and shared repeated header Strings),
-    /// about 46 of them libcurl's own work for the same request.
-    static let poolBudget = 220.0
-    /// The same with the consumer on the transport's loop thread (`CurlTransport.executor`): 212
-    /// measured (220 before).
-    static let loopBudget = 219.0
+    /// Allocations per small GET (debug build) with the consumer on the cooperative pool: 101
+    /// measured (213 before pooled easy handles kept their options instead of a reset and the
+    /// transport's options set again per transfer, 221 before transfers reused pooled easy handles
+    /// and shared repeated header Strings), about 46 of them libcurl's own work for the same request.
+    static let poolBudget = 107.0
+    /// The same with the consumer on the transport's loop thread (`CurlTransport.executor`): 100
+    /// measured (212 before).
+    static let loopBudget = 106.0
 
     /// Allocations per small GET (debug build) through `HTTPSessionManager` with the data response
     /// serializer and the default `RetryPolicy`, the `ci/bench session` row's stack, consumer on the
-    /// cooperative pool: 236 measured (254 before the session ran its async call without generic
-    /// boxes, task closures or a copied body), the pool figure above plus the session layer's own.
-    static let sessionBudget = 243.0
+    /// cooperative pool: 123 measured (254 before the session ran its async call without
+    /// generic boxes and the pooled handles kept their options, 275 before the pooled handles), the
+    /// pool figure above plus the session layer's own.
+    static let sessionBudget = 130.0
 
     func allocationsPerRequest(_ mode: String) async throws -> Double {
         let helper = try #require(Self.helper, "CourierAllocationHelper is not built next to the tests")

@@ -225,6 +225,8 @@ extension CurlLoop {
     /// `curl_multi_poll`, also waiting for the raw connections' sockets; a socket that became
     /// ready marks its connection for service.
     func pollWithRawConnections(timeout: Int32) -> CURLMcode {
+        // Most loops have none: no arrays are set up for them.
+        if rawConnections.isEmpty { return curl_multi_poll(multi, nil, 0, timeout, nil) }
         var waits: [curl_waitfd] = []
         var owners: [RawConnectionState] = []
         for connection in rawConnections.values {

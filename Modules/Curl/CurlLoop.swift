@@ -14,14 +14,18 @@ internal import Synchronization
 #endif
 
 /// A transfer handed to the loop: everything it needs to build the easy handle on its own thread.
-struct PendingTransfer: Sendable {
+///
+/// A class, though immutable: it goes from the caller through the inbox, the command dispatch and
+/// the admission queue to the transfer, and each hand-over of a struct this size retained every
+/// reference in it (the request's URL, headers and body among them) and copied the rest.
+final class PendingTransfer: Sendable {
     let id: Int
     let request: HTTPRequest
     let options: TransferOptions
     let events: TransferEventSource
     let requestBodyPipe: RequestBodyPipe?
     /// The admission key, built once: the loop uses it when the transfer is admitted and released.
-    let origin: String
+    let origin: Substring
 
     init(
         id: Int,
@@ -65,6 +69,9 @@ enum CookieOperation: Sendable {
 /// confinement rule); the one member used from other threads is `inbox`, a `Lock`, through `post`,
 /// which calls `curl_multi_wakeup`, the one libcurl call documented as safe from any thread.
 final class CurlLoop: @unchecked Sendable {
+    /// The rare commands that carry continuations (whose layout only the runtime knows) are boxed:
+    /// the enum then has a fixed layout, and the per-transfer ones (`add`, `responseDemand`, ...)
+    /// are made, copied and destroyed without asking the runtime for its metadata each time.
     enum Command: Sendable {
         case add(PendingTransfer)
         case cancel(Int)
@@ -72,16 +79,16 @@ final class CurlLoop: @unchecked Sendable {
         case resume(Int)
         case responseDemand(Int)
         case requestBodyReady(Int)
-        case cookies(CookieOperation, CheckedContinuation<Result<[String], TransportError>, Never>)
+        indirect case cookies(CookieOperation, CheckedContinuation<Result<[String], TransportError>, Never>)
         /// Opens a raw connection (see `CurlLoop+RawConnections`).
-        case openRaw(PendingRawConnection, CheckedContinuation<Result<Void, TransportError>, Never>)
+        indirect case openRaw(PendingRawConnection, CheckedContinuation<Result<Void, TransportError>, Never>)
         /// Hands bytes to a raw connection's socket; resumed once all of them are out.
-        case rawWrite(Int, [UInt8], CheckedContinuation<Result<Void, TransportError>, Never>)
+        indirect case rawWrite(Int, [UInt8], CheckedContinuation<Result<Void, TransportError>, Never>)
         /// A raw connection's reader drained its buffer: read the socket again.
         case rawDemand(Int)
         /// Closes a raw connection; resumed once it is closed.
-        case rawClose(Int, CheckedContinuation<Void, Never>?)
-        case shutdown(CheckedContinuation<Void, Never>?)
+        indirect case rawClose(Int, CheckedContinuation<Void, Never>?)
+        indirect case shutdown(CheckedContinuation<Void, Never>?)
         /// The transport was released without `shutdown()`: stop once the last transfer ends.
         case ownerReleased
     }
@@ -423,8 +430,11 @@ final class CurlLoop: @unchecked Sendable {
         return CurlTransferState.make(
             pending,
             loop: self,
+            configuration: configuration,
             pooled: pooled
-                ? idleHandles.take(sharedCookies: CurlTransferState.usesSharedCookies(pending.request, configuration))
+                ? idleHandles.take(
+                    sharedCookies: CurlTransferState.usesSharedCookies(pending.request, configuration.cookiePolicy)
+                )
                 : nil,
             template: transferTemplate,
             share: share,
@@ -472,19 +482,20 @@ final class CurlLoop: @unchecked Sendable {
             let code = message.pointee.data.result
             var privateData: UnsafePointer<CChar>?
             _ = courier_curl_easy_getinfo_string(easy, CURLINFO_PRIVATE, &privateData)
-            if let privateData, let connection = rawConnections[Int(bitPattern: privateData)] {
+            // Each lookup hashes its key: the empty tables are not asked, and the transfer is found and
+            // removed in one.
+            if let privateData, !rawConnections.isEmpty, let connection = rawConnections[Int(bitPattern: privateData)] {
                 rawConnectionConnected(connection, code: code)
                 continue
             }
-            guard let privateData, let transfer = active[Int(bitPattern: privateData)] else {
+            guard let privateData, let transfer = active.removeValue(forKey: Int(bitPattern: privateData)) else {
                 // Cannot happen while every added handle is in `active`; if it does, the handle is
                 // removed so that libcurl stops driving it, and the mismatch is reported.
                 curl_multi_remove_handle(multi, easy)
                 diagnose(.error, "libcurl finished a transfer the loop does not know (code \(code.rawValue))")
                 continue
             }
-            active[transfer.id] = nil
-            timedUnpauses[transfer.id] = nil
+            if !timedUnpauses.isEmpty { timedUnpauses[transfer.id] = nil }
             curl_multi_remove_handle(multi, easy)
             transfer.complete(code: code)
             recycle(transfer)
@@ -567,7 +578,8 @@ final class CurlLoop: @unchecked Sendable {
 
     private func pollTimeout() -> Int32 {
         var timeout: Int32 = 1000
-        if let earliest = timedUnpauses.values.min() {
+        // Tested first: `min()` over an empty dictionary's values still cost a generic walk per pass.
+        if !timedUnpauses.isEmpty, let earliest = timedUnpauses.values.min() {
             let remaining = ContinuousClock.now.duration(to: earliest)
             let milliseconds =
                 remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000

@@ -35,11 +35,20 @@ extension CurlTransferState {
         if courier_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &curlVersion) == CURLE_OK {
             version = Self.responseVersion(curlVersion) ?? parsedVersion
         }
-        if let violation = ResponseHeadReader.framingViolation(headers, version: version) {
+        // The parser noted the framing fields as it read them: the headers are searched again only
+        // for a head that is not plainly framed, or whose facts a folded line left inexact.
+        let framing = head.framing
+        if framing.isPlainlyFramed != true,
+            let violation = ResponseHeadReader.framingViolation(headers, version: version)
+        {
             pendingFailure = TransportError(category: .protocolViolation, message: violation, url: request.url)
             return 0
         }
-        openNoticeWindow(version: version, headers: headers)
+        openNoticeWindow(
+            version: version,
+            headers: headers,
+            hasContentLength: framing.hasContentLength ?? headers.contains(name: "Content-Length")
+        )
         // The last upload progress precedes the head (TransferEvent's order), unthrottled.
         if upload.hasBody { reportUploadProgress(force: true) }
         let response = HTTPResponse(
@@ -48,21 +57,21 @@ extension CurlTransferState {
             url: request.url,
             version: version
         )
-        if Self.redirectStatuses.contains(status), let location = redirectTarget(headers) {
+        if Self.isRedirect(status), let location = redirectTarget(headers) {
             redirectLocation = location
             // A redirect's body is streamed after `.redirect` (a session that does not follow returns
             // it as the result), but never written to a download file that the next hop will fill.
             body.begin(
                 headers: headers,
                 discardsBody: download != nil,
-                expectedBodyBytes: DownloadFile.identityLength(headers)
+                expectedBodyBytes: framing.identityLength(headers)
             )
             events.yield(.redirect(response, location: location))
             return lineCount
         }
         finalResponse = response
         var discards = false
-        var expectedBodyBytes = DownloadFile.identityLength(headers)
+        var expectedBodyBytes = framing.identityLength(headers)
         if let download {
             do {
                 discards = try download.accept(status: status, headers: headers, url: request.url) == .discard
@@ -80,7 +89,14 @@ extension CurlTransferState {
         return lineCount
     }
 
-    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// The statuses whose `Location` the transfer reports as a redirect (a switch, not a `Set`: a
+    /// lookup hashed the status on every response).
+    static func isRedirect(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
+    }
 
     /// The redirect target: libcurl's resolution of `Location` (`CURLINFO_REDIRECT_URL`), else our
     /// own resolution against the request URL.
@@ -111,7 +127,7 @@ extension CurlTransferState {
     /// the chunk with libcurl, which delivers it again after `curl_easy_pause(CONT)`; see
     /// ``ResponseBodyDelivery``.
     func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
-        if pendingFailure != nil { return 0 }
+        if hasPendingFailure { return 0 }
         switch body.receive(chunk) {
         case .accepted:
             if noticeWindowOpen, body.hasDeliveredDeclaredLength { closeNoticeWindow() }
@@ -127,7 +143,7 @@ extension CurlTransferState {
     /// The consumer drained its buffer: take the paused chunk back. A failure is reported by the
     /// write callback once libcurl delivers the chunk again.
     func responseDemandArrived() {
-        switch body.demandArrived(draining: pendingFailure == nil) {
+        switch body.demandArrived(draining: !hasPendingFailure) {
         case .stayPaused:
             return
         case .resume(let failure):
@@ -199,7 +215,7 @@ extension CurlTransferState {
             if upload.isPaused { mask |= courier_curl_pause_send }
         }
         let code = curl_easy_pause(easy, Int32(mask))
-        if code != CURLE_OK && pendingFailure == nil {
+        if code != CURLE_OK && !hasPendingFailure {
             pendingFailure = CurlErrorMapping.error(
                 code: Int(code.rawValue),
                 errorBuffer: "",

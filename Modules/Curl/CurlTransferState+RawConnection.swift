@@ -20,6 +20,7 @@ extension CurlTransferState {
     /// over to `curl_easy_send` and `curl_easy_recv`.
     func configureForRawConnection() throws(TransportError) {
         let options = EasyOptions(easy: easy, url: request.url)
+        optionTrail.requireReset()
         try options.set(CURLOPT_CONNECT_ONLY, 1)
         // HTTP/1.1 only, so ALPN offers `http/1.1` alone: libcurl 7.88 crashes in `curl_easy_send`
         // on a connection that negotiated h2, and the caller speaks HTTP/1.1 over it anyway.

@@ -22,7 +22,7 @@ final class CurlTransferState {
     let easy: UnsafeMutableRawPointer
     let request: HTTPRequest
     /// The origin the loop admitted the transfer under (``OriginAdmission``).
-    let origin: String
+    let origin: Substring
     /// Yields go through the loop's per-iteration batch of consumer wake-ups.
     let events: LoopBatchedEvents
     unowned let loop: CurlLoop
@@ -45,7 +45,12 @@ final class CurlTransferState {
     /// The download file, when the body goes to one.
     var download: DownloadFile? { body.download }
     /// Why one of the callbacks stopped the transfer; wins over libcurl's bare code.
-    var pendingFailure: TransportError?
+    var pendingFailure: TransportError? {
+        didSet { hasPendingFailure = pendingFailure != nil }
+    }
+    /// `pendingFailure != nil`, kept apart: testing the optional itself copied the whole error
+    /// (metrics included) in the body callback, which runs for every chunk.
+    private(set) var hasPendingFailure = false
     /// The over-long body libcurl noticed and dropped (see `LibcurlNotice`); fails a transfer that
     /// libcurl ends with success.
     var excessBodyFailure: TransportError?
@@ -65,14 +70,18 @@ final class CurlTransferState {
     var finished = false
     /// Whether the handle went back to the loop's ``EasyHandlePool``; the deinit then leaves it alone.
     private var handleRecycled = false
+    /// What this transfer set on its handle: whether the pool can take it without a reset.
+    var optionTrail = HandleOptionTrail()
 
     private init(
         pending: PendingTransfer,
         easy: UnsafeMutableRawPointer,
         errorBuffer: UnsafeMutablePointer<CChar>?,
         loop: CurlLoop,
-        configuration: CurlTransport.Configuration
+        configuration: borrowing CurlTransport.Configuration
     ) {
+        // `borrowing`: an initializer owns its arguments by default, and the configuration's copy
+        // retained each of its references per transfer (as did reading it through `loop`).
         id = pending.id
         self.easy = easy
         request = pending.request
@@ -89,10 +98,13 @@ final class CurlTransferState {
             credential: pending.request.credential,
             strings: loop.headerStrings
         )
+        // Not `??`: its autoclosure would consume the borrowed configuration.
+        var maximumBodySize = configuration.maximumResponseBodySize
+        if let limit = pending.request.maximumResponseBodySize { maximumBodySize = limit }
         body = ResponseBodyDelivery(
             sink: events,
             url: pending.request.url,
-            maximumBodySize: pending.request.maximumResponseBodySize ?? configuration.maximumResponseBodySize,
+            maximumBodySize: maximumBodySize,
             decodesContent: false,
             download: nil,
             chunkBuffers: loop.bodyChunkBuffers
@@ -149,6 +161,7 @@ final class CurlTransferState {
     static func make(
         _ pending: PendingTransfer,
         loop: CurlLoop,
+        configuration: CurlTransport.Configuration,
         pooled: EasyHandlePool.Handle?,
         template: UnsafeMutableRawPointer?,
         share: UnsafeMutableRawPointer,
@@ -166,10 +179,12 @@ final class CurlTransferState {
             easy: easy,
             errorBuffer: pooled?.errorBuffer,
             loop: loop,
-            configuration: loop.configuration
+            configuration: configuration
         )
         do {
             try transfer.configure(
+                configuration: configuration,
+                carried: pooled?.carried ?? [],
                 share: share,
                 resolveList: copy == nil ? resolveList : nil,
                 connectToList: copy == nil ? connectToList : nil,
@@ -186,20 +201,23 @@ final class CurlTransferState {
     /// Sets this transfer's options; `hasTransportOptions` when the handle is a copy of the
     /// transport's template and already carries ``applyTransportOptions(to:configuration:resolveList:connectToList:url:)``.
     private func configure(
+        configuration: CurlTransport.Configuration,
+        carried: HandleOptionTrail.Carried,
         share: UnsafeMutableRawPointer,
         resolveList: UnsafeMutablePointer<curl_slist>?,
         connectToList: UnsafeMutablePointer<curl_slist>?,
         hasTransportOptions: Bool
     ) throws(TransportError) {
-        let configuration = loop.configuration
         let url = request.url
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        // The admission key starts with the lowercased scheme: no String is made for it here.
+        let scheme = OriginAdmission.webScheme(ofOrigin: origin)
+        guard scheme.isWeb else {
             throw TransportError(category: .invalidRequest, message: "only http and https URLs are supported", url: url)
         }
         watchesForEarlyGoaway =
             switch configuration.httpVersion {
             case .http1_1: false
-            case .automatic: scheme == "https"
+            case .automatic: scheme.isSecure
             case .h2cUpgrade: true
             }
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -240,9 +258,15 @@ final class CurlTransferState {
         if let credential = request.credential {
             try configureAuthentication(credential)
         }
-        if Self.usesSharedCookies(request, configuration) {
-            try check(courier_curl_easy_setopt_share(easy, share), "CURLOPT_SHARE")
-            try set(CURLOPT_COOKIEFILE, "")
+        if Self.usesSharedCookies(request, configuration.cookiePolicy) {
+            if carried.contains(.sharedCookieJar) {
+                // The pool gives a handle with the jar only to transfers that use it.
+                optionTrail.keep(.sharedCookieJar)
+            } else {
+                optionTrail.record(CURLOPT_SHARE)
+                try check(courier_curl_easy_setopt_share(easy, share), "CURLOPT_SHARE")
+                try set(CURLOPT_COOKIEFILE, "")
+            }
         }
 
         var headers = request.headers
@@ -273,8 +297,19 @@ final class CurlTransferState {
         } else if configuration.automaticDecompression && !resumesDownload {
             // A resumed download asks for a byte range of the identity representation: ranges of a
             // compressed representation are not that (and nginx answers them with a whole 200).
-            try set(CURLOPT_ACCEPT_ENCODING, "")
+            if carried.contains(.acceptEncoding) {
+                optionTrail.keep(.acceptEncoding)
+            } else {
+                try set(CURLOPT_ACCEPT_ENCODING, "")
+            }
             body.decodesContent = true
+        }
+        if carried.contains(.acceptEncoding) && !optionTrail.carried.contains(.acceptEncoding) {
+            // The handle's previous transfer asked for libcurl's codings; this one does not.
+            try check(
+                courier_curl_easy_setopt_pointer(easy, CURLOPT_ACCEPT_ENCODING, nil),
+                "CURLOPT_ACCEPT_ENCODING"
+            )
         }
         if let download {
             if let range = download.requestedRange {
@@ -291,6 +326,7 @@ final class CurlTransferState {
             headerList = line.withCString { curl_slist_append(list, $0) }
         }
         if let headerList {
+            optionTrail.record(CURLOPT_HTTPHEADER)
             try check(courier_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
         }
     }
@@ -345,23 +381,41 @@ final class CurlTransferState {
     }
 
     /// Whether the transfer attaches the transport's shared cookie jar to its handle.
-    static func usesSharedCookies(_ request: HTTPRequest, _ configuration: CurlTransport.Configuration) -> Bool {
-        request.handlesCookies ?? (configuration.cookiePolicy == .enabled)
+    static func usesSharedCookies(_ request: HTTPRequest, _ policy: CurlTransport.CookiePolicy) -> Bool {
+        request.handlesCookies ?? (policy == .enabled)
     }
 
     /// Hands the handle, out of the multi handle and no longer touched by this transfer, to `pool`:
-    /// reset (`curl_easy_reset`) and given the transport's options (`configuration`, the loop's)
-    /// again. The deinit cleans it up instead when libcurl rejects one of those options, or when the
-    /// handle may hold a TLS session (see ``mayHoldTLSSession(_:)``).
+    /// as it is when the transfer reused a connection and set only options it can undo (see
+    /// ``HandleOptionTrail``), else reset (`curl_easy_reset`) and given the transport's options
+    /// (`configuration`, the loop's) again. The deinit cleans it up instead when libcurl rejects one
+    /// of those options, or when the handle may hold a TLS session (see ``mayHoldTLSSession(_:connects:)``).
     func recycleHandle(
         into pool: inout EasyHandlePool,
         configuration: CurlTransport.Configuration,
         resolveList: UnsafeMutablePointer<curl_slist>?,
         connectToList: UnsafeMutablePointer<curl_slist>?
     ) {
-        guard !handleRecycled, !mayHoldTLSSession(configuration) else { return }
+        var connects = 0
+        guard !handleRecycled,
+            courier_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK,
+            !mayHoldTLSSession(configuration, connects: connects)
+        else { return }
         handleRecycled = true
-        let sharedCookies = Self.usesSharedCookies(request, configuration)
+        let sharedCookies = Self.usesSharedCookies(request, configuration.cookiePolicy)
+        // The next transfer reads the buffer after a failure libcurl may not describe.
+        errorBuffer[0] = 0
+        var handle = EasyHandlePool.Handle(easy: easy, errorBuffer: errorBuffer)
+        // A transfer that opened a connection may have retried on a fresh one: libcurl counts such
+        // retries on the handle (7.88: `state.retrycount`, cleared only by a reset), and a later
+        // transfer would then give up sooner. Reusing a connection is the common case anyway.
+        if connects == 0 && !optionTrail.needsReset && optionTrail.undo(on: easy) {
+            if !noticeWindowOpen || courier_curl_easy_setopt_long(easy, CURLOPT_VERBOSE, 0) == CURLE_OK {
+                handle.carried = optionTrail.carried
+                pool.put(handle, sharedCookies: sharedCookies)
+                return
+            }
+        }
         if sharedCookies {
             // libcurl 7.88's reset zeroes the list of cookie files (`CURLOPT_COOKIEFILE`) without
             // freeing it: clearing the option first frees it. It also detaches the jar, which the
@@ -369,9 +423,6 @@ final class CurlTransferState {
             _ = courier_curl_easy_setopt_pointer(easy, CURLOPT_COOKIEFILE, nil)
         }
         curl_easy_reset(easy)
-        // The next transfer reads the buffer after a failure libcurl may not describe.
-        errorBuffer[0] = 0
-        let handle = EasyHandlePool.Handle(easy: easy, errorBuffer: errorBuffer)
         do {
             try Self.applyTransportOptions(
                 to: easy,
@@ -392,9 +443,7 @@ final class CurlTransferState {
     /// the template starts with an empty cache, so a pooled handle must too: a later transfer on it
     /// would otherwise resume a session that a fresh handle could not, and session reuse would
     /// differ from a handle per transfer.
-    private func mayHoldTLSSession(_ configuration: CurlTransport.Configuration) -> Bool {
-        var connects = 0
-        guard courier_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK else { return true }
+    private func mayHoldTLSSession(_ configuration: CurlTransport.Configuration, connects: Int) -> Bool {
         guard connects > 0 else { return false }
         return request.url.scheme?.lowercased() != "http" || configuration.proxy != .none
     }
@@ -441,6 +490,7 @@ final class CurlTransferState {
             return transfer.sendBody(UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
         }
         try set(CURLOPT_SEEKDATA, pointer: context)
+        optionTrail.record(CURLOPT_SEEKFUNCTION)
         try check(
             courier_curl_easy_setopt_seek_function(easy) { context, offset, origin in
                 guard let context else { return courier_curl_seekfunc_cantseek }
@@ -458,6 +508,7 @@ final class CurlTransferState {
     private func installProgressCallback(context: UnsafeMutableRawPointer) throws(TransportError) {
         try set(CURLOPT_NOPROGRESS, 0)
         try set(CURLOPT_XFERINFODATA, pointer: context)
+        optionTrail.record(CURLOPT_XFERINFOFUNCTION)
         try check(
             courier_curl_easy_setopt_xferinfo_function(easy) { context, _, _, _, _ in
                 guard let context else { return 0 }
@@ -481,6 +532,9 @@ final class CurlTransferState {
             break
         case .none:
             try options.set(CURLOPT_PROXY, "")
+            // No host is proxied, so libcurl need not read `no_proxy` and `NO_PROXY` from the
+            // environment for each transfer (7.88 does so whenever this option is unset).
+            try options.set(CURLOPT_NOPROXY, "*")
         case .explicit(let url, let credentials, let noProxy):
             try options.set(CURLOPT_PROXY, url)
             if let credentials {
@@ -579,6 +633,7 @@ final class CurlTransferState {
     }
 
     private func set(_ option: CURLoption, _ value: Int) throws(TransportError) {
+        optionTrail.record(option)
         try check(courier_curl_easy_setopt_long(easy, option, value), "option \(option.rawValue)")
     }
 
@@ -587,6 +642,7 @@ final class CurlTransferState {
     }
 
     private func setOff(_ option: CURLoption, _ value: Int64) throws(TransportError) {
+        optionTrail.record(option)
         try check(courier_curl_easy_setopt_off(easy, option, curl_off_t(value)), "option \(option.rawValue)")
     }
 
@@ -594,15 +650,18 @@ final class CurlTransferState {
         // `withCString`, not the implicit String-to-pointer conversion: that one copies the String
         // into a fresh `utf8CString` array (three allocations per call), while a native String
         // lends its own NUL-terminated storage. libcurl copies the value.
+        optionTrail.record(option)
         let code = value.withCString { courier_curl_easy_setopt_string(easy, option, $0) }
         try check(code, "option \(option.rawValue)")
     }
 
     private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) throws(TransportError) {
+        optionTrail.record(option)
         try check(courier_curl_easy_setopt_pointer(easy, option, pointer), "option \(option.rawValue)")
     }
 
     private func setFunction(_ option: CURLoption, _ function: curl_write_callback) throws(TransportError) {
+        optionTrail.record(option)
         try check(courier_curl_easy_setopt_data_function(easy, option, function), "option \(option.rawValue)")
     }
 

@@ -17,6 +17,8 @@ struct EasyHandlePool {
     struct Handle {
         let easy: UnsafeMutableRawPointer
         let errorBuffer: UnsafeMutablePointer<CChar>
+        /// Options the handle kept from its last transfer (none after a reset).
+        var carried: HandleOptionTrail.Carried = []
 
         /// Cleans up the handle and frees its error buffer.
         func release() {

@@ -123,7 +123,7 @@ extension CurlTransferState {
                 metadata: ["curl.notice": "goaway", "http2.errorCode": String(code)],
                 about: self
             )
-            guard code != 0, pendingFailure == nil, !finished else { return }
+            guard code != 0, !hasPendingFailure, !finished else { return }
             let failure = TransportError(
                 category: .protocolViolation,
                 message: "the server ended the HTTP/2 connection with GOAWAY (error code \(code))",
@@ -144,9 +144,15 @@ extension CurlTransferState {
     /// libcurl reads `CURLOPT_VERBOSE` each time it would log (7.88: `data->set.verbose`), so setting
     /// it from the header callback takes effect for the rest of the same read, where the excess
     /// check runs.
-    func openNoticeWindow(version: HTTPResponse.Version, headers: HTTPHeaders) {
+    ///
+    /// - Parameters:
+    ///   - version: The response's HTTP version.
+    ///   - headers: The response head's fields.
+    ///   - hasContentLength: Whether `headers` has a `Content-Length` field (the caller knows it
+    ///     from the parser's framing facts).
+    func openNoticeWindow(version: HTTPResponse.Version, headers: HTTPHeaders, hasContentLength: Bool) {
         watchesForEarlyGoaway = false
-        guard request.method != .head, version == .http2 || headers.contains(name: "Content-Length") else {
+        guard request.method != .head, version == .http2 || hasContentLength else {
             if noticeWindowOpen { closeNoticeWindow() }
             if loop.hasDiagnostics, request.method != .head { reportUncheckableFraming(headers) }
             return

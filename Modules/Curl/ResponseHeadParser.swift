@@ -29,6 +29,12 @@ struct ResponseHeadParser {
     /// Whether the pending field's name is a token and its value free of CR, LF and NUL, as seen on
     /// the bytes; when not, `HTTPHeaders` checks it again and reports what is wrong.
     private var pendingIsChecked = false
+    /// What the pending field says about the body's framing, known from its name and value bytes.
+    private var pendingFraming = ResponseFraming.FieldRole.other
+    /// The framing facts of the head being read.
+    private var framing = ResponseFraming.Facts()
+    /// The framing facts of the last head that ended (see ``ResponseFraming/Facts``).
+    private(set) var finishedFraming = ResponseFraming.Facts()
     /// Header bytes seen so far, every head included.
     private(set) var byteCount = 0
     /// Field lines of the head being read (a folded continuation is not one); back to 0 at its end.
@@ -67,54 +73,92 @@ struct ResponseHeadParser {
             self.status = nil
             headers = HTTPHeaders()
             fieldCount = 0
+            finishedFraming = framing
+            framing = ResponseFraming.Facts()
             if (100...199).contains(finished.0) { return .interim(status: finished.0) }
             return .final(status: finished.0, version: finished.1, headers: finished.2)
         }
         if Self.isSpace(line[0]) {
             // An obsolete folded continuation (RFC 9112 §5.2): joined to the previous value by a space.
             guard pendingName != nil else { return .malformed("a folded header line without a header") }
-            pendingValue += " " + trimmedString(line, from: 0)
-            if pendingIsChecked { pendingIsChecked = Self.isFieldValue(line, from: 0) }
+            let value = Self.scanValue(line, from: 0)
+            pendingValue += " " + text(UnsafeRawBufferPointer(rebasing: line[value.start..<value.end]))
+            if pendingIsChecked { pendingIsChecked = value.isClean }
+            // The facts were taken from the first line alone: the headers decide instead.
+            framing.isExact = false
             return .pending
         }
         if let failure = flushPendingField() { return failure }
-        guard let colon = line.firstIndex(of: 0x3A) else {
+        // One pass over the name: where the colon is, and whether every byte before it is a token's.
+        var colon = 0
+        var nameIsToken = true
+        while colon < line.count && line[colon] != 0x3A {
+            nameIsToken = nameIsToken && Self.isTokenByte(line[colon])
+            colon += 1
+        }
+        guard colon < line.count else {
             let text = String(decoding: line, as: UTF8.self)
             return .malformed("header line without a colon \(text.prefix(80).debugDescription)")
         }
         let name = UnsafeRawBufferPointer(rebasing: line[0..<colon])
+        let value = Self.scanValue(line, from: colon + 1)
+        let valueBytes = UnsafeRawBufferPointer(rebasing: line[value.start..<value.end])
         fieldCount += 1
         pendingName = text(name)
-        pendingValue = trimmedString(line, from: colon + 1)
-        pendingIsChecked =
-            !name.isEmpty && name.allSatisfy(HTTPToken.isTokenByte) && Self.isFieldValue(line, from: colon + 1)
+        pendingValue = text(valueBytes)
+        pendingIsChecked = colon > 0 && nameIsToken && value.isClean
+        pendingFraming = ResponseFraming.FieldRole(name: name, value: valueBytes)
         return .pending
+    }
+
+    /// RFC 9110 §5.6.2 `tchar`, as two 64-bit masks over the ASCII bytes: a test per name byte
+    /// without a call (`HTTPToken.isTokenByte` is not inlined across the module boundary, and a call
+    /// per byte showed in the per-request profile). `ResponseHeadParserTests` checks that the two agree.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 0x03FF_6CFA_0000_0000
+        let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+        return byte < 64 ? (low >> byte) & 1 == 1 : byte < 128 && (high >> (byte - 64)) & 1 == 1
+    }
+
+    /// The value of a field line after `start`: its bounds without leading and trailing spaces and
+    /// tabs (RFC 9110 §5.5's OWS), and whether it is free of CR, LF and NUL (the trimmed-off bytes
+    /// are spaces and tabs, so this is the whole rest of the line's answer too).
+    private static func scanValue(
+        _ line: UnsafeRawBufferPointer,
+        from start: Int
+    ) -> (start: Int, end: Int, isClean: Bool) {
+        var first = start
+        while first < line.count && isSpace(line[first]) { first += 1 }
+        var end = line.count
+        while end > first && isSpace(line[end - 1]) { end -= 1 }
+        return (first, end, !hasLineBreakOrNUL(line, from: first, to: end))
+    }
+
+    /// Whether `line[start..<end]` holds a CR, LF or NUL, tested eight bytes at a time: a value is
+    /// read for every field of every response, and a test per byte cost about as much as making
+    /// its String.
+    private static func hasLineBreakOrNUL(_ line: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // Whether any byte of `word` is zero (exact: a borrow only ever follows a zero byte).
+        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & (ones &* 0x80) != 0 }
+        var index = start
+        while index + 8 <= end {
+            let word = line.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if hasZeroByte(word) || hasZeroByte(word ^ (ones &* 0x0A)) || hasZeroByte(word ^ (ones &* 0x0D)) {
+                return true
+            }
+            index += 8
+        }
+        while index < end {
+            let byte = line[index]
+            if byte == 0x0D || byte == 0x0A || byte == 0x00 { return true }
+            index += 1
+        }
+        return false
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09
-    }
-
-    /// Whether `line[start...]` is free of CR, LF and NUL (a superset of the trimmed value).
-    private static func isFieldValue(_ line: UnsafeRawBufferPointer, from start: Int) -> Bool {
-        var index = start
-        while index < line.count {
-            // Tested here, not through a CourierHTTP helper: a call per byte is not inlined across
-            // the module boundary (it cost about as much as the String pass it replaces).
-            let byte = line[index]
-            guard byte != 0x0D && byte != 0x0A && byte != 0x00 else { return false }
-            index += 1
-        }
-        return true
-    }
-
-    /// `line[start...]` without leading and trailing spaces and tabs, as a String.
-    private func trimmedString(_ line: UnsafeRawBufferPointer, from start: Int) -> String {
-        var first = start
-        var last = line.count
-        while first < last && Self.isSpace(line[first]) { first += 1 }
-        while last > first && Self.isSpace(line[last - 1]) { last -= 1 }
-        return text(UnsafeRawBufferPointer(rebasing: line[first..<last]))
     }
 
     private func text(_ bytes: UnsafeRawBufferPointer) -> String {
@@ -124,6 +168,7 @@ struct ResponseHeadParser {
     private mutating func flushPendingField() -> Outcome? {
         guard let name = pendingName else { return nil }
         pendingName = nil
+        framing.note(pendingFraming)
         // A typical response head has a handful to a dozen fields.
         if headers.isEmpty { headers.reserveCapacity(12) }
         if pendingIsChecked {

@@ -12,8 +12,9 @@ struct ResponseHeadReader {
     enum Step {
         /// The head goes on.
         case needMore
-        /// The transfer stops; the error says why.
-        case stop(TransportError)
+        /// The transfer stops; the error says why. Boxed: a `TransportError` is hundreds of bytes
+        /// (its metrics, its response), which every step of every header line copied otherwise.
+        indirect case stop(TransportError)
         /// A final head: the response, unless its framing is refused (see ``framingViolation(_:version:)``).
         case final(status: Int, version: HTTPResponse.Version, headers: HTTPHeaders)
     }
@@ -33,6 +34,8 @@ struct ResponseHeadReader {
     private(set) var interimResponses = 0
     /// The `401` challenge head libcurl answered; reported as the response only if no other follows.
     private(set) var answeredChallenge: HTTPResponse?
+    /// The framing facts of the last head read: the final one's once ``consume(_:)`` returned `.final`.
+    var framing: ResponseFraming.Facts { parser.finishedFraming }
 
     /// A reader for a transfer to `url`; `strings`, when given, lends its field Strings to the parser.
     init(

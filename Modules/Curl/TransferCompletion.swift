@@ -15,7 +15,8 @@ struct TransferCompletion {
         /// The transfer succeeded; `challengeResponse` is the answered `401` to report as the
         /// response first, when libcurl did not send the request again.
         case completed(challengeResponse: HTTPResponse?)
-        case failed(TransportError)
+        /// Boxed: a `TransportError` is hundreds of bytes, copied with every outcome otherwise.
+        indirect case failed(TransportError)
     }
 
     /// libcurl's result code (`CURLcode`).

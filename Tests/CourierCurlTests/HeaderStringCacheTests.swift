@@ -33,9 +33,14 @@ import Testing
             Array("caf\u{E9} au lait, s'il vous pla\u{EE}t".utf8),
             Array("not UTF-8 at all: ".utf8) + [0xFF, 0xC3, 0x28, 0x80],
             Array(repeating: UInt8(ascii: "x"), count: HeaderStringCache.maximumLength + 1),
+            // Short texts (their own table, keyed by the bytes and the length).
+            [], Array("a".utf8), Array("ab".utf8), [0x61, 0x62, 0x00], [0xFF, 0x41],
+            Array(repeating: UInt8(ascii: "y"), count: 15), Array(repeating: UInt8(ascii: "y"), count: 16),
         ]
         // Twice each, and many more texts than slots in between, so that slots are taken over.
-        let filler = (0..<(HeaderStringCache.slotCount * 2)).map { Array("x-filler-value-\($0)-padding".utf8) }
+        let filler =
+            (0..<(HeaderStringCache.slotCount * 2)).map { Array("x-filler-value-\($0)-padding".utf8) }
+            + (0..<(HeaderStringCache.shortSlotCount * 2)).map { Array("s\($0)".utf8) }
         for bytes in inputs + filler + inputs {
             #expect(text(bytes, from: cache) == String(decoding: bytes, as: UTF8.self))
         }

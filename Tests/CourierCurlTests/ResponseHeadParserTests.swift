@@ -11,6 +11,62 @@ import Testing
         }
     }
 
+    @Test func itsTokenTestAgreesWithHTTPTokenOnEveryByte() {
+        for byte in UInt8.min...UInt8.max {
+            #expect(ResponseHeadParser.isTokenByte(byte) == HTTPToken.isTokenByte(byte), "byte \(byte)")
+        }
+    }
+
+    @Test func trimsValuesAndRefusesNamesThatAreNotTokens() {
+        let outcomes = feed(["HTTP/1.1 200 OK\r\n", "A: \t x y \t\r\n", "B:\r\n", "\r\n"])
+        let expected = try? HTTPHeaders([("A", "x y"), ("B", "")])
+        #expect(outcomes.last == .final(status: 200, version: .http1_1, headers: expected ?? HTTPHeaders()))
+        let refused = feed(["HTTP/1.1 200 OK\r\n", "Bad Name: 1\r\n", "\r\n"])
+        guard case .malformed = refused.last else {
+            Issue.record("a name with a space was accepted: \(String(describing: refused.last))")
+            return
+        }
+    }
+
+    @Test func refusesACRLFOrNULAnywhereInAValueOfAnyLength() {
+        for length in 1...20 {
+            for position in 0..<length {
+                for bad: UInt8 in [0x00, 0x0A, 0x0D] {
+                    var value = [UInt8](repeating: UInt8(ascii: "v"), count: length)
+                    value[position] = bad
+                    var parser = ResponseHeadParser()
+                    var outcome: ResponseHeadParser.Outcome = .pending
+                    for line in [
+                        Array("HTTP/1.1 200 OK\r\n".utf8), Array("X: ".utf8) + value + [0x0D, 0x0A], [0x0D, 0x0A],
+                    ] {
+                        outcome = line.withUnsafeBytes { parser.consume($0) }
+                    }
+                    guard case .malformed = outcome else {
+                        Issue.record("byte \(bad) at \(position) of \(length) was accepted: \(outcome)")
+                        continue
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func acceptsValuesWhoseBytesOnlyResembleLineBreaks() throws {
+        // Bytes that differ from CR, LF or NUL in their high bit or a low one, in words of eight.
+        let value: [UInt8] = [
+            0x8A, 0x8D, 0x80, 0x0B, 0x0C, 0x01, 0x2A, 0x2D, 0x8A, 0x8D, 0x80, 0x0B, 0x0C, 0x01, 0x2A, 0x2D,
+        ]
+        var parser = ResponseHeadParser()
+        var outcome: ResponseHeadParser.Outcome = .pending
+        for line in [Array("HTTP/1.1 200 OK\r\n".utf8), Array("X: ".utf8) + value + [0x0D, 0x0A], [0x0D, 0x0A]] {
+            outcome = line.withUnsafeBytes { parser.consume($0) }
+        }
+        guard case .final(_, _, let headers) = outcome else {
+            Issue.record("the value was refused: \(outcome)")
+            return
+        }
+        #expect(headers["X"] == String(decoding: value, as: UTF8.self))
+    }
+
     @Test func parsesStatusLines() {
         #expect(ResponseHeadParser.parseStatusLine("HTTP/1.1 200 OK")! == (.http1_1, 200))
         #expect(ResponseHeadParser.parseStatusLine("HTTP/1.0 404 Not Found")! == (.http1_0, 404))
