@@ -146,6 +146,8 @@ final class CurlLoop: @unchecked Sendable {
     private var stoppingHandles = false
     /// Consumer wake-ups yielded during this iteration, resumed together before the loop polls.
     private var deferredResumptions = TransferEventSource.Resumptions()
+    /// Whether to wait a moment for the next command before polling (see ``IdleSpin``).
+    private var idleSpin = IdleSpin()
 
     /// Creates the multi and share handles; `nil` when libcurl cannot allocate them.
     init?(configuration: CurlTransport.Configuration) {
@@ -329,9 +331,13 @@ final class CurlLoop: @unchecked Sendable {
             // Transfers outlive a dropped transport: the loop stops when the last one has ended.
             // One wake-up per parked consumer per iteration, with all its events of the iteration
             // already queued (a small GET is four events), and always before the loop blocks.
+            let resumedConsumers = !deferredResumptions.isEmpty
             deferredResumptions.resumeAll()
             if !endedTransfers.isEmpty { recycleEndedTransfers() }
             if ownerReleased && active.isEmpty && rawConnections.isEmpty && !admission.hasWaiting { break }
+            if resumedConsumers && active.isEmpty && rawConnections.isEmpty && idleSpin.shouldSpin() {
+                idleSpin.record(commandArrived: inboxFills(within: IdleSpin.budget))
+            }
             let inboxEmpty = inbox.withLock { inbox in
                 inbox.polling = inbox.commands.isEmpty && inbox.jobs.isEmpty
                 return inbox.polling
@@ -343,6 +349,16 @@ final class CurlLoop: @unchecked Sendable {
             }
         }
         tearDown(shutdownWaiters)
+    }
+
+    /// Whether a command or job arrives within `budget`, checking the inbox until then. `polling`
+    /// stays false meanwhile, so a poster adds to the inbox without waking the loop.
+    private func inboxFills(within budget: Duration) -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: budget)
+        repeat {
+            if inbox.withLock({ !$0.commands.isEmpty || !$0.jobs.isEmpty }) { return true }
+        } while ContinuousClock.now < deadline
+        return false
     }
 
     /// A multi-handle call failed: the loop goes on (the next pass retries it, and libcurl fails the
