@@ -190,8 +190,9 @@ extension HTTPSession {
 
     /// The absolute http or https URL of a call, or the serialization error AFNetworking reports.
     package func callURL(_ urlString: String) throws(SerializationError) -> URL {
-        guard let url = url(for: urlString), let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", url.host != nil
+        // A scheme is ASCII (RFC 3986 §3.1): comparing ASCII case-insensitively needs no lower-cased copy.
+        guard let url = url(for: urlString), let scheme = url.scheme,
+            HTTPHeaders.namesMatch(scheme, "http") || HTTPHeaders.namesMatch(scheme, "https"), url.host != nil
         else {
             throw SerializationError(
                 code: .invalidRequest,
@@ -223,13 +224,18 @@ extension HTTPSession {
     ) async throws(SessionError) -> DataResponse<Value> {
         let response = await response(
             for: request,
-            serializer: DecodableResponseSerializer<Value>(),
+            serializer: DecodableResponseSerializer<Value>(decoder: sharedJSONDecoder),
             options: RequestOptions()
         )
         if let error = response.error { throw error }
         return response
     }
 }
+
+/// The decoder of every `decodable` call, as the serializer's default (a `JSONDecoder` with default
+/// options): a decoder keeps no state between decodes, and making one per call cost an allocation and
+/// its options' setup each time. It is never handed out, so nothing can change its options.
+private let sharedJSONDecoder = JSONDecoder()
 
 extension HTTPRequest {
     /// AFNetworking applies per-call headers after serialization, replacing same-named defaults.
