@@ -19,7 +19,10 @@ enum JSONNestingLimit {
 
     /// The offset of the opening bracket that crosses the limit, or `nil` when none does.
     static func violationOffset(in data: Data) -> Int? {
-        data.withUnsafeBytes { bytes in
+        // Each level opens with a byte of its own, so a body no longer than the limit cannot pass it:
+        // most responses need no scan.
+        guard data.count > maximumDepth else { return nil }
+        return data.withUnsafeBytes { bytes in
             var depth = 0
             var inString = false
             var escaped = false
