@@ -192,7 +192,7 @@ extension HTTPSession {
     package func callURL(_ urlString: String) throws(SerializationError) -> URL {
         // A scheme is ASCII (RFC 3986 §3.1): comparing ASCII case-insensitively needs no lower-cased copy.
         guard let url = url(for: urlString), let scheme = url.scheme,
-            HTTPHeaders.namesMatch(scheme, "http") || HTTPHeaders.namesMatch(scheme, "https"), url.host != nil
+            HTTPHeaders.namesMatch(scheme, "http") || HTTPHeaders.namesMatch(scheme, "https"), Self.hasHost(url)
         else {
             throw SerializationError(
                 code: .invalidRequest,
@@ -205,6 +205,13 @@ extension HTTPSession {
         return url
     }
 
+    /// Whether `url.host` is not `nil`, without decoding the host: only a percent-encoded host can
+    /// fail to decode (`%FF`), and only then is the decoded form asked for.
+    private static func hasHost(_ url: URL) -> Bool {
+        guard let encoded = url.host(percentEncoded: true) else { return false }
+        return !encoded.utf8.contains(UInt8(ascii: "%")) || url.host != nil
+    }
+
     /// The request serializer's request for a call, with `place` putting the call's parameters or
     /// value in it, then the call's headers over the serializer's defaults.
     private func callRequest(
@@ -215,6 +222,8 @@ extension HTTPSession {
     ) throws(SerializationError) -> HTTPRequest {
         let serializer = requestSerializer
         let request = try place(serializer, serializer.makeRequest(method: method, url: try callURL(urlString)))
+        // Most calls pass no headers of their own: the request is returned as it is, not copied.
+        guard !headers.isEmpty else { return request }
         return request.replacingHeaders(with: headers)
     }
 
