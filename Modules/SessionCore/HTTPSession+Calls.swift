@@ -209,7 +209,8 @@ extension HTTPSession {
     /// fail to decode (`%FF`), and only then is the decoded form asked for.
     private static func hasHost(_ url: URL) -> Bool {
         guard let encoded = url.host(percentEncoded: true) else { return false }
-        return !encoded.utf8.contains(UInt8(ascii: "%")) || url.host != nil
+        let plain = encoded.utf8.withContiguousStorageIfAvailable { !$0.contains(UInt8(ascii: "%")) }
+        return plain == true || url.host != nil
     }
 
     /// The request serializer's request for a call, with `place` putting the call's parameters or
