@@ -62,7 +62,13 @@ public struct HTTPRequestSerializer: RequestSerializing {
         .defaultMethodsEncodingParametersInURI
 
     /// The headers added to every request that lacks them.
-    public private(set) var headers: HTTPHeaders
+    public private(set) var headers: HTTPHeaders {
+        didSet { defaultHeaderNamesAreDistinct = Self.namesAreDistinct(headers) }
+    }
+
+    /// Whether no two default headers share a name, so that a request without headers takes the
+    /// list as it is (``HTTPHeaders/addMissing(from:)`` keeps only the first of a repeated name).
+    private var defaultHeaderNamesAreDistinct: Bool
 
     /// When set, the transfer timeout of every request this serializer creates; `nil` leaves the
     /// transport's default (AFNetworking applies only the settings that were explicitly set).
@@ -121,6 +127,7 @@ public struct HTTPRequestSerializer: RequestSerializing {
             headers.add(field)
         }
         self.headers = headers
+        defaultHeaderNamesAreDistinct = Self.namesAreDistinct(headers)
     }
 
     /// Creates a serializer whose default headers are exactly `defaultHeaders`.
@@ -130,6 +137,14 @@ public struct HTTPRequestSerializer: RequestSerializing {
     /// ```
     public init(defaultHeaders: HTTPHeaders) {
         headers = defaultHeaders
+        defaultHeaderNamesAreDistinct = Self.namesAreDistinct(defaultHeaders)
+    }
+
+    private static func namesAreDistinct(_ headers: HTTPHeaders) -> Bool {
+        let fields = headers.fields
+        return fields.indices.allSatisfy { index in
+            !fields[..<index].contains { HTTPHeaders.namesMatch($0.name, fields[index].name) }
+        }
     }
 
     /// Sets a default header, or removes it when `value` is `nil` (AFNetworking's
@@ -170,8 +185,9 @@ public struct HTTPRequestSerializer: RequestSerializing {
     /// HTTPRequestSerializer().encodesParametersInURI(.post)    // false
     /// ```
     public func encodesParametersInURI(_ method: HTTPMethod) -> Bool {
-        let name = method.rawValue.uppercased()
-        return methodsEncodingParametersInURI.contains { $0.rawValue.uppercased() == name }
+        // A method name is a token (RFC 9110 §9.1), so ASCII only: comparing ASCII case-insensitively
+        // is comparing upper-cased names, without making two strings per set member and call.
+        methodsEncodingParametersInURI.contains { HTTPHeaders.namesMatch($0.rawValue, method.rawValue) }
     }
 
     /// Returns a request with the explicitly set ``timeout`` and ``handlesCookies``.
@@ -199,7 +215,14 @@ public struct HTTPRequestSerializer: RequestSerializing {
     /// ```
     public func applyingDefaultHeaders(to request: HTTPRequest) -> HTTPRequest {
         var request = request
-        request.headers.addMissing(from: headers)
+        if request.headers.isEmpty && defaultHeaderNamesAreDistinct {
+            // What adding each missing field would give: the whole list, shared until either side
+            // changes, instead of a new list grown field by field on every request.
+            request.headers = headers
+        } else {
+            request.headers.reserveCapacity(request.headers.count + headers.count)
+            request.headers.addMissing(from: headers)
+        }
         return request
     }
 

@@ -19,24 +19,23 @@ enum JSONNestingLimit {
 
     /// The offset of the opening bracket that crosses the limit, or `nil` when none does.
     static func violationOffset(in data: Data) -> Int? {
-        data.withUnsafeBytes { bytes in
+        // Each level opens with a byte of its own, so a body no longer than the limit cannot pass it:
+        // a short response needs no scan.
+        guard data.count > maximumDepth else { return nil }
+        return data.withUnsafeBytes { bytes in
+            let quote = UInt8(ascii: "\"")
+            let backslash = UInt8(ascii: "\\")
             var depth = 0
-            var inString = false
-            var escaped = false
-            for (index, byte) in bytes.enumerated() {
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
+            var index = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case quote:
+                    // A string's bytes matter only for where it ends: skip them in a tight loop, and
+                    // the byte after each backslash with them.
+                    index += 1
+                    while index < bytes.count, bytes[index] != quote {
+                        index += bytes[index] == backslash ? 2 : 1
                     }
-                    continue
-                }
-                switch byte {
-                case UInt8(ascii: "\""):
-                    inString = true
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
                     depth += 1
                     if depth > maximumDepth { return index }
@@ -45,12 +44,12 @@ enum JSONNestingLimit {
                 default:
                     break
                 }
+                index += 1
             }
             return nil
         }
     }
 
-    /// The explanation for an opening bracket at `offset` that crosses the limit.
     static func reason(atOffset offset: Int) -> String {
         "Too many nested arrays or objects: more than \(maximumDepth) levels at byte offset \(offset)."
     }

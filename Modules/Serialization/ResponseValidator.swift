@@ -120,7 +120,7 @@ public struct ResponseValidator: Sendable, Hashable {
 
         var contentTypeError: SerializationError?
         // With no body there is nothing to misread, so a mismatch is no error (AFNetworking b.7).
-        if let acceptableContentTypes, hasBody, let mismatch = mismatch(response.mimeType, acceptableContentTypes) {
+        if let acceptableContentTypes, hasBody, let mismatch = mismatch(response, acceptableContentTypes) {
             contentTypeError = SerializationError(
                 code: .unacceptableContentType,
                 domain: .response,
@@ -155,12 +155,13 @@ public struct ResponseValidator: Sendable, Hashable {
         let reason: String?
     }
 
-    /// Why `mimeType` is unacceptable, or `nil` when it is acceptable.
-    private func mismatch(_ mimeType: String?, _ types: Set<String>) -> Mismatch? {
+    /// Why the response's MIME type is unacceptable, or `nil` when it is acceptable.
+    private func mismatch(_ response: HTTPResponse, _ types: Set<String>) -> Mismatch? {
         switch contentTypeMatching {
         case .exact:
-            return Self.accepts(mimeType, among: types) ? nil : Mismatch(reason: nil)
+            return Self.accepts(response, among: types) ? nil : Mismatch(reason: nil)
         case .mediaRanges:
+            let mimeType = response.mimeType
             let ranges = types.compactMap(MediaRange.init)
             let listed = types.sorted().joined(separator: ",")
             guard let mimeType, let type = MediaRange(mimeType) else {
@@ -180,6 +181,59 @@ public struct ResponseValidator: Sendable, Hashable {
     private static func accepts(_ mimeType: String?, among types: Set<String>) -> Bool {
         guard let mimeType else { return false }
         return types.contains(mimeType) || types.contains { $0.lowercased() == mimeType }
+    }
+
+    /// `accepts(response.mimeType, among: types)` without building the lower-cased MIME type (a
+    /// split, a trimmed copy and a lower-cased copy per response): an ASCII media type is compared in
+    /// place, ASCII case-insensitively, with each ASCII acceptable type; anything else takes the
+    /// general path.
+    private static func accepts(_ response: HTTPResponse, among types: Set<String>) -> Bool {
+        guard let contentType = response.headers["Content-Type"] else { return false }
+        let matched: Bool?? = contentType.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let mediaType = asciiMediaType(in: bytes) else { return nil }
+            if mediaType.isEmpty { return false }
+            var matched = false
+            for type in types {
+                let compared = type.utf8.withContiguousStorageIfAvailable { typeBytes -> Bool? in
+                    guard typeBytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+                    return equalIgnoringASCIICase(typeBytes, mediaType)
+                }
+                guard let compared, let equal = compared else { return nil }
+                if equal {
+                    matched = true
+                    break
+                }
+            }
+            return matched
+        }
+        if let matched, let decided = matched { return decided }
+        return accepts(response.mimeType, among: types)
+    }
+
+    /// The bytes of the media type of a `Content-Type` value (before any `;`, without surrounding
+    /// spaces and tabs, as ``HTTPResponse/mimeType``), or `nil` when the value is not all ASCII (where
+    /// `mimeType`'s split by characters could differ from one by bytes).
+    private static func asciiMediaType(in value: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>.SubSequence?
+    {
+        guard value.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let isWhitespace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        var upper = value.firstIndex(of: UInt8(ascii: ";")) ?? value.endIndex
+        var lower = value.startIndex
+        while lower < upper, isWhitespace(value[lower]) { lower += 1 }
+        while upper > lower, isWhitespace(value[upper - 1]) { upper -= 1 }
+        return value[lower..<upper]
+    }
+
+    private static func equalIgnoringASCIICase(
+        _ left: UnsafeBufferPointer<UInt8>,
+        _ right: UnsafeBufferPointer<UInt8>.SubSequence
+    ) -> Bool {
+        guard left.count == right.count else { return false }
+        return zip(left, right).allSatisfy { lowercasedASCII($0) == lowercasedASCII($1) }
+    }
+
+    private static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 }
 

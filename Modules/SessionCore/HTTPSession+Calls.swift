@@ -190,8 +190,9 @@ extension HTTPSession {
 
     /// The absolute http or https URL of a call, or the serialization error AFNetworking reports.
     package func callURL(_ urlString: String) throws(SerializationError) -> URL {
-        guard let url = url(for: urlString), let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", url.host != nil
+        // A scheme is ASCII (RFC 3986 §3.1): comparing ASCII case-insensitively needs no lower-cased copy.
+        guard let url = url(for: urlString), let scheme = url.scheme,
+            HTTPHeaders.namesMatch(scheme, "http") || HTTPHeaders.namesMatch(scheme, "https"), Self.hasHost(url)
         else {
             throw SerializationError(
                 code: .invalidRequest,
@@ -204,6 +205,14 @@ extension HTTPSession {
         return url
     }
 
+    /// Whether `url.host` is not `nil`, without decoding the host: only a percent-encoded host can
+    /// fail to decode (`%FF`), and only then is the decoded form asked for.
+    private static func hasHost(_ url: URL) -> Bool {
+        guard let encoded = url.host(percentEncoded: true) else { return false }
+        let plain = encoded.utf8.withContiguousStorageIfAvailable { !$0.contains(UInt8(ascii: "%")) }
+        return plain == true || url.host != nil
+    }
+
     /// The request serializer's request for a call, with `place` putting the call's parameters or
     /// value in it, then the call's headers over the serializer's defaults.
     private func callRequest(
@@ -214,6 +223,8 @@ extension HTTPSession {
     ) throws(SerializationError) -> HTTPRequest {
         let serializer = requestSerializer
         let request = try place(serializer, serializer.makeRequest(method: method, url: try callURL(urlString)))
+        // Most calls pass no headers of their own: the request is returned as it is, not copied.
+        guard !headers.isEmpty else { return request }
         return request.replacingHeaders(with: headers)
     }
 
@@ -223,13 +234,18 @@ extension HTTPSession {
     ) async throws(SessionError) -> DataResponse<Value> {
         let response = await response(
             for: request,
-            serializer: DecodableResponseSerializer<Value>(),
+            serializer: DecodableResponseSerializer<Value>(decoder: sharedJSONDecoder),
             options: RequestOptions()
         )
         if let error = response.error { throw error }
         return response
     }
 }
+
+/// The decoder of every `decodable` call, as the serializer's default (a `JSONDecoder` with default
+/// options): a decoder keeps no state between decodes, and making one per call cost an allocation and
+/// its options' setup each time. It is never handed out, so nothing can change its options.
+private let sharedJSONDecoder = JSONDecoder()
 
 extension HTTPRequest {
     /// AFNetworking applies per-call headers after serialization, replacing same-named defaults.

@@ -156,7 +156,11 @@ public final class SessionManager: HTTPSession {
     public var baseURL: URL? { nil }
 
     /// The form serializer (`HTTPRequestSerializer`), for the calls with a method and a URL string.
-    public var requestSerializer: any EncodableRequestSerializing { HTTPRequestSerializer() }
+    public var requestSerializer: any EncodableRequestSerializing { formSerializer }
+
+    /// Made once, as ``HTTPSessionManager`` makes its own: a new one per call read the platform's
+    /// languages and the process's identity again for every request.
+    private let formSerializer = HTTPRequestSerializer()
 
     // MARK: Data tasks
 

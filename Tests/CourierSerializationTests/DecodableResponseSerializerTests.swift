@@ -1,5 +1,6 @@
 import CourierHTTP
 import CourierSerialization
+import CourierTestSupport
 import FoundationEssentials
 import Testing
 
@@ -192,6 +193,58 @@ import Testing
             outcome.error?.failureReason
                 == "Too many nested arrays or objects: more than 512 levels at byte offset 512."
         )
+    }
+
+    @Test func findsTheSameTooDeepBracketAsAByteByByteScanOnRandomInput() throws {
+        let seed = SeededRandom.seed()
+        print("seed: \(seed)")
+        var generator = SeededRandom(seed: seed)
+        // Mostly opening brackets, with strings now and then, so that more than half the inputs
+        // cross the limit somewhere.
+        let alphabet = Array(
+            (String(repeating: "[", count: 30) + String(repeating: "{", count: 14) + "]]]]]]}}}}" + #""\aaaaaaaa"#)
+                .utf8
+        )
+        var crossed = 0
+        for index in 0..<300 {
+            let count = Int.random(in: 513...4_000, using: &generator)
+            let bytes = (0..<count).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
+            let reason = try decode([Int].self, String(decoding: bytes, as: UTF8.self)).error?.failureReason
+            let expected = Self.tooDeepOffset(bytes).map {
+                "Too many nested arrays or objects: more than 512 levels at byte offset \($0)."
+            }
+            if let expected {
+                crossed += 1
+                #expect(reason == expected, "case \(index), seed \(seed)")
+            } else {
+                #expect(reason?.hasPrefix("Too many nested") != true, "case \(index), seed \(seed)")
+            }
+        }
+        #expect(crossed > 100, "seed \(seed)")
+    }
+
+    /// The depth scan as a plain state machine over every byte, to compare the guard with.
+    private static func tooDeepOffset(_ bytes: [UInt8]) -> Int? {
+        var (depth, inString, escaped) = (0, false, false)
+        for (index, byte) in bytes.enumerated() {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                depth += 1
+                if depth > 512 { return index }
+            } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                depth = max(depth - 1, 0)
+            }
+        }
+        return nil
     }
 
     @Test func refusesTooDeepPropertyListsBeforeTheDecoderCanCrash() throws {

@@ -68,6 +68,15 @@ import Testing
         }
     }
 
+    @Test func comparesURIMethodsWhateverTheirCase() throws {
+        var serializer = serializer
+        serializer.methodsEncodingParametersInURI = [try HTTPMethod(validating: "purge"), .get]
+        #expect(serializer.encodesParametersInURI(try HTTPMethod(validating: "PURGE")))
+        #expect(serializer.encodesParametersInURI(try HTTPMethod(validating: "gEt")))
+        #expect(!serializer.encodesParametersInURI(try HTTPMethod(validating: "GETS")))
+        #expect(!serializer.encodesParametersInURI(.post))
+    }
+
     @Test func honoursAConfiguredSetOfURIMethods() throws {
         var serializer = serializer
         serializer.methodsEncodingParametersInURI = [.get]
@@ -110,6 +119,24 @@ import Testing
         #expect(serialized.headers.values(for: "User-Agent") == ["mine/2"])
         #expect(serialized.headers["Accept-Language"] == "en-GB;q=1, fr;q=0.9")
         #expect(serialized.headers.count == 2)
+    }
+
+    @Test func givesARequestWithoutHeadersEveryDefaultInOrder() throws {
+        let request = try serializer.serialize(HTTPRequest(url: try url("http://x.test/")), parameters: nil)
+        #expect(request.headers.map(\.name) == ["Accept-Language", "User-Agent"])
+        #expect(request.headers["User-Agent"] == "app/1.0 (Linux 6.1.0)")
+    }
+
+    @Test func addsOnlyTheFirstOfRepeatedDefaultHeadersToARequestWithoutHeaders() throws {
+        // `addMissing` skips a name once it is present, so a repeated default reaches a request once.
+        let defaults = try HTTPHeaders([("Accept", "text/html"), ("X-Trace", "1"), ("accept", "text/plain")])
+        let serializer = HTTPRequestSerializer(defaultHeaders: defaults)
+        let request = try serializer.serialize(HTTPRequest(url: try url("http://x.test/")), parameters: nil)
+        #expect(request.headers.map(\.value) == ["text/html", "1"])
+        var replaced = serializer
+        try replaced.setValue("application/json", forHeader: "ACCEPT")
+        let sent = try replaced.serialize(HTTPRequest(url: try url("http://x.test/")), parameters: nil)
+        #expect(sent.headers.map(\.value) == ["application/json", "1"])
     }
 
     @Test func setsAndRemovesDefaultHeadersCaseInsensitively() throws {

@@ -128,6 +128,25 @@ import Testing
         #expect(validator.validate(response: response, data: Fixtures.body("{}"), request: nil) == nil)
     }
 
+    @Test(arguments: [
+        ("\tapplication/json\t;x", ["application/json"], true), (" ;charset=utf-8", ["application/json"], false),
+        ("application/jsonx", ["application/json"], false), ("application/js", ["application/json"], false),
+        ("TEXT/JSON", ["text/javascript", "Text/Json"], true), ("application/JSÖN", ["application/jsön"], true),
+        ("application/jsön", ["Application/JSÖN"], true), ("application/json", ["application/jsön"], false),
+        ("application/json;\u{301}", ["application/json"], false),
+    ])
+    func matchesTheMediaTypeLowerCasedAndTrimmedAsAFNetworkingDoes(
+        contentType: String,
+        types: [String],
+        accepted: Bool
+    ) throws {
+        let validator = ResponseValidator(acceptableContentTypes: Set(types))
+        let response = try Fixtures.response(200, contentType: contentType)
+        let error = validator.validate(response: response, data: Fixtures.body("{}"), request: nil)
+        #expect((error == nil) == accepted)
+        #expect(error == nil || error?.code == .unacceptableContentType)
+    }
+
     @Test func skipsChecksThatAreNotSet() throws {
         let validator = ResponseValidator(acceptableStatusCodes: nil, acceptableContentTypes: nil)
         let response = try Fixtures.response(500, contentType: "text/html")

@@ -43,6 +43,18 @@ import Testing
         #expect(URLResolution.resolve(reference, against: base)?.absoluteString == expected)
     }
 
+    @Test func aCallNeedsAnHTTPSchemeInAnyCaseAndAHostThatDecodes() throws {
+        let api = manager(nil)
+        for accepted in ["HTTPS://a%20b.test/", "Http://x.test/p", "http://user@/x", "http://[::1]:8/"] {
+            #expect(throws: Never.self, "\(accepted)") { try api.request(.get, accepted) }
+        }
+        for refused in ["http://%FF/", "http:///p", "httpx://x.test/", "ftp://x.test/", "http:x"] {
+            let error = #expect(throws: SerializationError.self, "\(refused)") { try api.request(.get, refused) }
+            #expect(error?.code == .invalidRequest)
+            #expect(error?.urlErrorCode == -1000)
+        }
+    }
+
     @Test func parametersGoWhereTheSerializerPutsThemAndCallHeadersWin() throws {
         let api = manager("https://api.example.com/v1")
         let get = try api.request(.get, "items", parameters: ["page": 2])
