@@ -8,7 +8,7 @@ import Testing
 @testable import CourierWebSocketEngine
 
 /// permessage-deflate (RFC 7692) over the scripted server, with real zlib on both sides.
-@Suite struct WebSocketCompressionTests {
+@Suite(.timeLimit(.minutes(1))) struct WebSocketCompressionTests {
     typealias Server = ScriptedWebSocketServer
 
     /// Inflates what the client sent, as a server would: the tail put back, the window kept.

@@ -7,7 +7,7 @@ import Testing
 
 @testable import CourierWebSocketEngine
 
-@Suite struct WebSocketConnectorTests {
+@Suite(.timeLimit(.minutes(1))) struct WebSocketConnectorTests {
     @Test func writesTheUpgradeRequestHead() async throws {
         let server = ScriptedWebSocketServer()
         try await server.transport.cookies?.setCookie(Cookie(name: "session", value: "abc", domain: "127.0.0.1"))

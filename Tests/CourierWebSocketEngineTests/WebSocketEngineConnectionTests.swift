@@ -7,7 +7,7 @@ import Testing
 
 @testable import CourierWebSocketEngine
 
-@Suite struct WebSocketEngineConnectionTests {
+@Suite(.timeLimit(.minutes(1))) struct WebSocketEngineConnectionTests {
     typealias Server = ScriptedWebSocketServer
 
     static var noCompression: WebSocketConfiguration {
