@@ -20,8 +20,6 @@ struct TaskRunner: Sendable {
     /// Set for a streamed task: the final head and body go there, and nothing is retried once the
     /// head went out.
     var bodyChannel: ResponseBodyChannel?
-    /// Judges each complete response before retriers are asked (the task's serializer).
-    var judge = ResponseJudge.acceptingEverything
     let report: EventSink
     /// The adapt and retry steps, as a WebSocket's handshake takes them too: made once, not at
     /// each step.
@@ -119,13 +117,10 @@ struct TaskRunner: Sendable {
     /// How a complete response is judged: the serializer's refusal, or `nil` when it accepts it.
     typealias Judging = (_ response: HTTPResponse, _ body: Data?, _ request: HTTPRequest) -> SerializationError?
 
-    func run() async -> Result {
-        await run(judging: judge.evaluate)
-    }
-
-    /// Runs the task, judging responses with `judge` instead of ``judge``: a caller that runs the
-    /// task in its own frame judges there, where the serializer's output type is known, and keeps
-    /// the value itself (no lock, no box of a generic value).
+    /// Runs the task, judging each complete response with `judge` (the task's serializer) before
+    /// retriers are asked: a caller that runs the task in its own frame judges there, where the
+    /// serializer's output type is known, and keeps the value itself (no lock, no box of a generic
+    /// value).
     func run(judging judge: Judging) async -> Result {
         let request = task.originalRequest
         var progress = Progress(
@@ -369,13 +364,8 @@ struct TaskRunner: Sendable {
         }
     }
 
-    /// Step 5: the task's serializer judges a complete response, as Alamofire validates before it
-    /// asks retriers; `nil` when it accepts it.
-    func judgement(of response: HTTPResponse, body: Data?, for request: HTTPRequest) -> AttemptFailure? {
-        judgement(of: response, body: body, for: request, judging: judge.evaluate)
-    }
-
-    /// Step 5 with `judge` in place of the runner's ``judge``.
+    /// Step 5: the task's serializer (`judge`) judges a complete response, as Alamofire validates
+    /// before it asks retriers; `nil` when it accepts it.
     func judgement(
         of response: HTTPResponse,
         body: Data?,

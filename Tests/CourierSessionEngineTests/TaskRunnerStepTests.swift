@@ -24,8 +24,7 @@ import Testing
 
     func runner(
         interceptor: (any RequestInterceptor)? = nil,
-        configuration: SessionConfiguration? = nil,
-        judge: ResponseJudge = .acceptingEverything
+        configuration: SessionConfiguration? = nil
     ) -> TaskRunner {
         let events = events
         let sink = EventSink(listeners: EventListeners(hasMonitors: true)) { event in
@@ -37,7 +36,7 @@ import Testing
             hooks: .init(start: { _ in nil }, report: sink, cancelBeforeStart: { _ in })
         )
         task.resume()
-        var runner = TaskRunner(
+        return TaskRunner(
             task: task,
             transport: transport,
             options: TransferOptions(),
@@ -47,8 +46,6 @@ import Testing
             progress: .none,
             report: sink
         )
-        runner.judge = judge
-        return runner
     }
 
     func progress(deadline: Duration? = nil) -> TaskRunner.Progress {
@@ -152,14 +149,21 @@ import Testing
     // MARK: judgement
 
     @Test func judgementRefusesAnUnacceptableStatusAsAValidationFailure() {
-        let runner = runner(judge: .acceptableStatus)
+        let runner = runner()
+        let judge = ResponseJudge.acceptableStatus.evaluate
 
         let refused = runner.judgement(
             of: HTTPResponse(status: HTTPStatus(code: 404)),
             body: nil,
-            for: HTTPRequest(url: url)
+            for: HTTPRequest(url: url),
+            judging: judge
         )
-        let accepted = runner.judgement(of: HTTPResponse(status: .ok), body: nil, for: HTTPRequest(url: url))
+        let accepted = runner.judgement(
+            of: HTTPResponse(status: .ok),
+            body: nil,
+            for: HTTPRequest(url: url),
+            judging: judge
+        )
 
         guard case .validation(let error) = refused else {
             Issue.record("expected a validation failure, got \(String(describing: refused))")
