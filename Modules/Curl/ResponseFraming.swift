@@ -29,21 +29,11 @@ enum ResponseFraming {
     private static let transferEncodingName = Array("transfer-encoding".utf8)
     private static let contentEncodingName = Array("content-encoding".utf8)
 
-    /// `bytes` equals the lowercase ASCII `target`, ignoring the case of ASCII letters only.
-    private static func equalsIgnoringASCIICase(_ bytes: UnsafeRawBufferPointer, _ target: [UInt8]) -> Bool {
-        guard bytes.count == target.count else { return false }
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            let lowered = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-            guard lowered == target[index] else { return false }
-        }
-        return true
-    }
-
-    /// `name` equals the lowercase ASCII `target`, ignoring the case of ASCII letters only.
-    private static func equalsIgnoringASCIICase(_ name: String.UTF8View, _ target: [UInt8]) -> Bool {
+    /// `bytes` (a name's UTF-8 or its raw line bytes) equals the lowercase ASCII `target`, ignoring
+    /// the case of ASCII letters only.
+    private static func equalsIgnoringASCIICase(_ bytes: some Sequence<UInt8>, _ target: [UInt8]) -> Bool {
         var index = 0
-        for byte in name {
+        for byte in bytes {
             let lowered = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
             guard index < target.count, lowered == target[index] else { return false }
             index += 1
