@@ -288,6 +288,13 @@ final class CurlLoop: @unchecked Sendable {
         // Fails only for a name over 15 bytes, which the thread census integration test would notice.
         _ = pthread_setname_np(pthread_self(), Self.threadName)
         threadID.store(UInt(pthread_self()), ordering: .releasing)
+        let receiveBuffers = ReceiveBufferReserve(
+            bufferSize: configuration.receiveBufferSize + 1,
+            count: ReceiveBufferReserve.count(
+                bufferSize: configuration.receiveBufferSize + 1,
+                concurrentTransfers: configuration.maxConnectionsPerHost
+            )
+        )
         var shutdownWaiters: [CheckedContinuation<Void, Never>?] = []
         var stopping = false
         // The inbox's arrays are swapped with these (emptied after each round) rather than copied
@@ -349,6 +356,7 @@ final class CurlLoop: @unchecked Sendable {
             }
         }
         tearDown(shutdownWaiters)
+        _ = consume receiveBuffers
     }
 
     /// Whether a command or job arrives within `budget`, checking the inbox until then. `polling`
