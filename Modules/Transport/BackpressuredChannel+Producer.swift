@@ -61,9 +61,23 @@ extension BackpressuredChannel {
             finishing: Bool = false,
             deferringResumeInto resumptions: inout Resumptions
         ) {
-            guard let wake = channel.offer(element, finishing: finishing) else { return }
-            if let resumption = wake.resumption { resumptions.pending.append(resumption) }
+            if let resumption = yieldHoldingResume(element, finishing: finishing) {
+                resumptions.pending.append(resumption)
+            }
+        }
+
+        /// Delivers an element like ``yield(_:finishing:)``, but returns the wake-up of a parked
+        /// consumer instead of running it, for a producer that keeps its own batch of them.
+        ///
+        /// - Parameters:
+        ///   - element: The element.
+        ///   - finishing: Whether the channel ends after it, in the same step.
+        /// - Returns: The consumer's wake-up, which the caller must run (``Resumption/resume()``)
+        ///   before it blocks or waits; `nil` when no consumer was parked.
+        package func yieldHoldingResume(_ element: Element, finishing: Bool = false) -> Resumption? {
+            guard let wake = channel.offer(element, finishing: finishing) else { return nil }
             wake.readable?()
+            return wake.resumption
         }
 
         /// Delivers an element, then suspends while the buffer holds the high-water mark until the

@@ -128,7 +128,8 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
         let waiter: UnsafeContinuation<Read, Never>
         let read: Read
 
-        func resume() { waiter.resume(returning: read) }
+        /// Resumes the parked consumer with what it was handed.
+        package func resume() { waiter.resume(returning: read) }
     }
 
     /// Consumer wake-ups held back by ``Producer/yield(_:deferringResumeInto:)``.
