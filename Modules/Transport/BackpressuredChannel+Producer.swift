@@ -48,24 +48,6 @@ extension BackpressuredChannel {
             channel.offer(element, finishing: finishing)?.run()
         }
 
-        /// Delivers an element like ``yield(_:finishing:)``, but when it wakes a parked consumer,
-        /// appends that wake-up to `resumptions` instead of running it: the producer resumes the
-        /// batch later, once, before it blocks or waits.
-        ///
-        /// - Parameters:
-        ///   - element: The element.
-        ///   - finishing: Whether the channel ends after it, in the same step.
-        ///   - resumptions: The batch the wake-up joins.
-        package func yield(
-            _ element: Element,
-            finishing: Bool = false,
-            deferringResumeInto resumptions: inout Resumptions
-        ) {
-            if let resumption = yieldHoldingResume(element, finishing: finishing) {
-                resumptions.pending.append(resumption)
-            }
-        }
-
         /// Delivers an element like ``yield(_:finishing:)``, but returns the wake-up of a parked
         /// consumer instead of running it, for a producer that keeps its own batch of them.
         ///

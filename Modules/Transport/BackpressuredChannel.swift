@@ -132,25 +132,6 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
         package func resume() { waiter.resume(returning: read) }
     }
 
-    /// Consumer wake-ups held back by ``Producer/yield(_:deferringResumeInto:)``.
-    package struct Resumptions: ~Copyable {
-        var pending: [Resumption] = []
-
-        /// An empty batch.
-        package init() {}
-
-        /// Whether no wake-up is held back.
-        package var isEmpty: Bool { pending.isEmpty }
-
-        /// Resumes every held-back consumer, in the order their elements were yielded, and empties
-        /// the batch (its storage is kept for the next one).
-        package mutating func resumeAll() {
-            guard !pending.isEmpty else { return }
-            for resumption in pending { resumption.resume() }
-            pending.removeAll(keepingCapacity: true)
-        }
-    }
-
     /// What a producer's call must do once the lock is released.
     struct Wake {
         var resumption: Resumption?

@@ -280,24 +280,21 @@ import Testing
 
     // MARK: Deferred wake-ups
 
-    @Test func aDeferredWakeUpResumesTheConsumerOnlyWhenTheBatchIsResumed() async {
+    @Test func aHeldWakeUpResumesTheConsumerOnlyWhenItRuns() async {
         // Given
         let (producer, consumer) = Self.makeChannel()
         let reader = Task { Self.label(await consumer.next()) }
         await Self.waitUntil { producer.hasParkedConsumer }
-        var resumptions = Channel.Resumptions()
 
         // When
-        producer.yield(Self.chunk(3), deferringResumeInto: &resumptions)
-        producer.yield(Self.chunk(4), finishing: true, deferringResumeInto: &resumptions)
+        let first = producer.yieldHoldingResume(Self.chunk(3))
+        let second = producer.yieldHoldingResume(Self.chunk(4), finishing: true)
 
         // Then: one wake-up held, the second element queued behind the first
-        let held = resumptions.pending.count
-        #expect(held == 1)
+        #expect(first != nil)
+        #expect(second == nil)
         #expect(!producer.hasParkedConsumer)
-        resumptions.resumeAll()
-        let emptied = resumptions.isEmpty
-        #expect(emptied)
+        first?.resume()
         #expect(await reader.value == "element 3x1")
         #expect(Self.label(await consumer.next()) == "element 4x1")
         #expect(Self.label(await consumer.next()) == "end")
