@@ -85,11 +85,11 @@ public struct TransferEventSource: Sendable {
 
     /// Consumer wake-ups held back by ``yield(_:deferringResumeInto:)``: ``resumeAll()`` runs them.
     ///
-    /// A type of its own rather than the channel's generic batch: the transport's loop calls
-    /// ``isEmpty`` and ``resumeAll()`` on every pass, and through the generic batch, compiled in this
-    /// module without knowing the element, each call looked up the metadata of the array and of its
-    /// elements and emptied the array through unspecialised code (about 4,000 instructions per small
-    /// request, counted with callgrind). Here the element type is known where the code is compiled.
+    /// A type of its own rather than a batch generic over the channel's element: the transport's
+    /// loop calls ``isEmpty`` and ``resumeAll()`` on every pass, from another module, and the generic
+    /// batch's unspecialised code looked up the metadata of the array and of its elements and emptied
+    /// the array generically on each call (about 4,000 instructions per small request, counted with
+    /// callgrind). Here the element type is known where the code is compiled.
     package struct Resumptions: ~Copyable {
         fileprivate var pending: [TransferEventChannel.Resumption] = []
 
