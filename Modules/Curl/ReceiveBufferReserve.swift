@@ -19,7 +19,8 @@
 /// the allocator cannot trim, since it trims only the top, and from which the buffers of later
 /// transfers are served. A first buffer is allocated and freed alone before that: a first
 /// allocation over the initial mmap threshold (128 KiB) is mapped on its own, and its free raises
-/// the threshold so that the reserved buffers come from the heap. Other allocators (musl, the
+/// the threshold so that the reserved buffers come from the heap (libcurl's first transfer raises
+/// it alike, so the process's allocator ends up as it would have). Other allocators (musl, the
 /// sanitizers') serve the same calls without the effect and without harm.
 ///
 /// Loop thread only: the reserve must be made on the thread whose heap (arena) libcurl allocates
