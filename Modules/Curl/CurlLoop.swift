@@ -288,12 +288,10 @@ final class CurlLoop: @unchecked Sendable {
         // Fails only for a name over 15 bytes, which the thread census integration test would notice.
         _ = pthread_setname_np(pthread_self(), Self.threadName)
         threadID.store(UInt(pthread_self()), ordering: .releasing)
+        // libcurl allocates `CURLOPT_BUFFERSIZE` + 1 bytes per transfer.
         let receiveBuffers = ReceiveBufferReserve(
             bufferSize: configuration.receiveBufferSize + 1,
-            count: ReceiveBufferReserve.count(
-                bufferSize: configuration.receiveBufferSize + 1,
-                concurrentTransfers: configuration.maxConnectionsPerHost
-            )
+            concurrentTransfers: configuration.maxConnectionsPerHost
         )
         var shutdownWaiters: [CheckedContinuation<Void, Never>?] = []
         var stopping = false
@@ -356,6 +354,7 @@ final class CurlLoop: @unchecked Sendable {
             }
         }
         tearDown(shutdownWaiters)
+        // Held until every handle is gone, then given back.
         _ = consume receiveBuffers
     }
 

@@ -39,14 +39,13 @@ struct ReceiveBufferReserve: ~Copyable {
     }
 
     private let pin: UnsafeMutableRawPointer?
-    /// The number of buffers set aside below the pin.
-    let count: Int
 
-    /// Sets aside room for `count` buffers of `bufferSize` bytes in the calling thread's heap.
-    init(bufferSize: Int, count: Int) {
-        guard count > 0, bufferSize > 0 else {
+    /// Sets aside room in the calling thread's heap for as many buffers of `bufferSize` bytes as
+    /// ``count(bufferSize:concurrentTransfers:)`` allows.
+    init(bufferSize: Int, concurrentTransfers: Int) {
+        let count = Self.count(bufferSize: bufferSize, concurrentTransfers: concurrentTransfers)
+        guard count > 0 else {
             pin = nil
-            self.count = 0
             return
         }
         free(malloc(bufferSize))
@@ -55,7 +54,6 @@ struct ReceiveBufferReserve: ~Copyable {
         for _ in 0..<count { buffers.append(malloc(bufferSize)) }
         pin = malloc(16)
         for buffer in buffers { free(buffer) }
-        self.count = count
     }
 
     deinit {

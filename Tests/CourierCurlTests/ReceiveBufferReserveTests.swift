@@ -17,11 +17,4 @@ import Testing
         #expect(ReceiveBufferReserve.count(bufferSize: 0, concurrentTransfers: 32) == 0)
         #expect(ReceiveBufferReserve.count(bufferSize: 4_096, concurrentTransfers: 0) == 0)
     }
-
-    @Test func aReserveKeepsTheCountItWasGiven() {
-        let reserve = ReceiveBufferReserve(bufferSize: (256 << 10) + 1, count: 4)
-        #expect(reserve.count == 4)
-        let empty = ReceiveBufferReserve(bufferSize: (256 << 10) + 1, count: 0)
-        #expect(empty.count == 0)
-    }
 }
