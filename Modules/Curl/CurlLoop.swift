@@ -68,6 +68,12 @@ enum CookieOperation: Sendable {
 /// are created before the thread starts and are touched only on the loop thread afterwards (the
 /// confinement rule); the one member used from other threads is `inbox`, a `Lock`, through `post`,
 /// which calls `curl_multi_wakeup`, the one libcurl call documented as safe from any thread.
+///
+/// Exclusivity: the loop-confined properties every transfer touches skip the runtime's exclusivity
+/// checks in release builds (`@exclusivity(unchecked)` under `#if !DEBUG`). With
+/// ``CurlTransferState``'s, those checks were about 5 % of the loop's instructions for a small GET;
+/// confinement already rules out a second thread, and debug builds, which run the tests, keep the
+/// checks, so an overlapping access from a re-entered callback still traps there.
 final class CurlLoop: @unchecked Sendable {
     /// The rare commands that carry continuations (whose layout only the runtime knows) are boxed:
     /// the enum then has a fixed layout, and the per-transfer ones (`add`, `responseDemand`, ...)
@@ -120,13 +126,25 @@ final class CurlLoop: @unchecked Sendable {
     let headerStrings = HeaderStringCache()
     /// Reused memory for large body chunks (see ``BodyChunkBuffers``).
     let bodyChunkBuffers = BodyChunkBuffers()
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     private var active: [Int: CurlTransferState] = [:]
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     /// Open raw connections and those being opened, by id; their handles are in the multi handle.
     var rawConnections: [Int: RawConnectionState] = [:]
     /// Where raw connections receive into before their bytes go to their readers (allocated with
     /// the first one).
     var rawReadBuffer: UnsafeMutableRawBufferPointer?
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     private var timedUnpauses: [Int: ContinuousClock.Instant] = [:]
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     /// Connections a transfer found broken during `curl_multi_perform` (an HTTP/2 GOAWAY with an
     /// error): the noticing transfer's id and socket, and the failure for every transfer on it.
     private var brokenConnections: [(id: Int, socket: Int32?, failure: TransportError)] = []
@@ -135,17 +153,35 @@ final class CurlLoop: @unchecked Sendable {
     /// built with the first transfer; `nil` before that or when libcurl rejected an option.
     private var transferTemplate: UnsafeMutableRawPointer?
     private var transferTemplateBuilt = false
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     /// Handles of finished transfers, for the next ones (see ``EasyHandlePool``).
     private var idleHandles = EasyHandlePool(capacity: CurlLoop.idleHandleCapacity)
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     /// Transfers that ended in this iteration, whose handles go to the pool once their consumers
     /// have been resumed: the reset is not on the way to the consumer's wake-up.
     private var endedTransfers: [CurlTransferState] = []
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     private var admission: OriginAdmission
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     private var ownerReleased = false
     /// Set at teardown: handles of transfers ended then are cleaned up, not pooled.
     private var stoppingHandles = false
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     /// Consumer wake-ups yielded during this iteration, resumed together before the loop polls.
     private var deferredResumptions = TransferEventSource.Resumptions()
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     /// Whether to wait a moment for the next command before polling (see ``IdleSpin``).
     private var idleSpin = IdleSpin()
 

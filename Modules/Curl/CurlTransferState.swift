@@ -17,6 +17,8 @@ internal import FoundationEssentials
 /// `curl_multi_perform` and `curl_easy_pause`, both on the loop thread, with this object (unretained)
 /// as user data; the loop's `active` table keeps it alive until `curl_multi_remove_handle`.
 /// Callbacks may re-enter while `curl_easy_pause` runs, so every callback reads its state fresh.
+/// The properties the callbacks touch skip the runtime's exclusivity checks in release builds only,
+/// for the reason ``CurlLoop`` gives; debug builds keep them.
 final class CurlTransferState {
     let id: Int
     let easy: UnsafeMutableRawPointer
@@ -32,13 +34,28 @@ final class CurlTransferState {
     let errorBuffer: UnsafeMutablePointer<CChar>
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     /// The response head, line by line.
     var head: ResponseHeadReader
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     /// The response body on its way to the consumer or the download file.
     var body: ResponseBodyDelivery<LoopBatchedEvents>
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     /// The request body on its way to libcurl.
     var upload: UploadPump
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     var finalResponse: HTTPResponse?
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     var redirectLocation: URL?
     /// Whether the final head or a redirect head has been reported: body bytes count from here on.
     var hasDeliveredHead: Bool { finalResponse != nil || redirectLocation != nil }
@@ -48,6 +65,9 @@ final class CurlTransferState {
     var pendingFailure: TransportError? {
         didSet { hasPendingFailure = pendingFailure != nil }
     }
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     /// `pendingFailure != nil`, kept apart: testing the optional itself copied the whole error
     /// (metrics included) in the body callback, which runs for every chunk.
     private(set) var hasPendingFailure = false
@@ -66,7 +86,13 @@ final class CurlTransferState {
     private(set) var trustEvaluation: TrustEvaluationNote?
     /// When the loop handed the transfer to libcurl (`TransferMetrics.startDate`).
     var startDate: Date?
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     var suspended = false
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     var finished = false
     /// Whether the handle went back to the loop's ``EasyHandlePool``; the deinit then leaves it alone.
     private var handleRecycled = false
