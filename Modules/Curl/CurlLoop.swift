@@ -486,15 +486,19 @@ final class CurlLoop: @unchecked Sendable {
                 connectToList: connectToList
             )
         }
+        // Taken before the call: taking it among the arguments mutated the loop while they borrowed
+        // its configuration, which the compiler avoided by copying the whole configuration.
+        let handle =
+            pooled
+            ? idleHandles.take(
+                sharedCookies: CurlTransferState.usesSharedCookies(pending.request, configuration.cookiePolicy)
+            )
+            : nil
         return CurlTransferState.make(
             pending,
             loop: self,
             configuration: configuration,
-            pooled: pooled
-                ? idleHandles.take(
-                    sharedCookies: CurlTransferState.usesSharedCookies(pending.request, configuration.cookiePolicy)
-                )
-                : nil,
+            pooled: handle,
             template: transferTemplate,
             share: share,
             resolveList: resolveList,

@@ -64,7 +64,8 @@ extension CurlTransferState {
             body.begin(
                 headers: headers,
                 discardsBody: download != nil,
-                expectedBodyBytes: framing.identityLength(headers)
+                expectedBodyBytes: framing.identityLength(headers),
+                mayNameContentCoding: framing.mayNameContentCoding
             )
             events.yield(.redirect(response, location: location))
             return lineCount
@@ -84,7 +85,12 @@ extension CurlTransferState {
             }
             expectedBodyBytes = download.expectedLength
         }
-        body.begin(headers: headers, discardsBody: discards, expectedBodyBytes: expectedBodyBytes)
+        body.begin(
+            headers: headers,
+            discardsBody: discards,
+            expectedBodyBytes: expectedBodyBytes,
+            mayNameContentCoding: framing.mayNameContentCoding
+        )
         events.yield(.response(response))
         return lineCount
     }

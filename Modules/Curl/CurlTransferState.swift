@@ -187,7 +187,7 @@ final class CurlTransferState {
     static func make(
         _ pending: PendingTransfer,
         loop: CurlLoop,
-        configuration: CurlTransport.Configuration,
+        configuration: borrowing CurlTransport.Configuration,
         pooled: EasyHandlePool.Handle?,
         template: UnsafeMutableRawPointer?,
         share: UnsafeMutableRawPointer,
@@ -227,7 +227,7 @@ final class CurlTransferState {
     /// Sets this transfer's options; `hasTransportOptions` when the handle is a copy of the
     /// transport's template and already carries ``applyTransportOptions(to:configuration:resolveList:connectToList:url:)``.
     private func configure(
-        configuration: CurlTransport.Configuration,
+        configuration: borrowing CurlTransport.Configuration,
         carried: HandleOptionTrail.Carried,
         share: UnsafeMutableRawPointer,
         resolveList: UnsafeMutablePointer<curl_slist>?,
@@ -262,11 +262,16 @@ final class CurlTransferState {
         try set(CURLOPT_PRIVATE, pointer: UnsafeMutableRawPointer(bitPattern: id))
         try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         try validateRequestSettings()
-        try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout ?? configuration.connectTimeout))
-        if let total = request.timeout ?? configuration.totalTimeout {
+        // The transport's defaults are read out first: a `??` autoclosure that captured the
+        // configuration copied the whole of it (retaining each of its references) per transfer.
+        let (defaultConnectTimeout, defaultTotalTimeout, defaultIdleTimeout) = (
+            configuration.connectTimeout, configuration.totalTimeout, configuration.idleTimeout
+        )
+        try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout ?? defaultConnectTimeout))
+        if let total = request.timeout ?? defaultTotalTimeout {
             try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(total))
         }
-        if let idle = request.idleTimeout ?? configuration.idleTimeout {
+        if let idle = request.idleTimeout ?? defaultIdleTimeout {
             try set(CURLOPT_LOW_SPEED_LIMIT, 1)
             try set(CURLOPT_LOW_SPEED_TIME, Int((Self.milliseconds(idle) + 999) / 1000))
         }

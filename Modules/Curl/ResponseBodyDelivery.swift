@@ -90,8 +90,14 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
     /// Starts the body of a head that was just reported (a redirect's or the final response's).
     ///
     /// The first progress event comes a progress interval after the head, so a small response costs
-    /// one final progress event rather than two.
-    mutating func begin(headers: HTTPHeaders, discardsBody: Bool, expectedBodyBytes: Int64?) {
+    /// one final progress event rather than two. `mayNameContentCoding: false` says the head has no
+    /// `Content-Encoding` field (the parser's framing facts know), so its fields are not searched.
+    mutating func begin(
+        headers: HTTPHeaders,
+        discardsBody: Bool,
+        expectedBodyBytes: Int64?,
+        mayNameContentCoding: Bool = true
+    ) {
         isOpen = true
         self.discardsBody = discardsBody
         self.expectedBodyBytes = expectedBodyBytes
@@ -99,7 +105,7 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
         decoder = nil
         redeliveredEncodedBytes = 0
         contentEncoding = nil
-        guard decodesContent, !discardsBody else { return }
+        guard decodesContent, !discardsBody, mayNameContentCoding else { return }
         let encoding = headers.values(for: "Content-Encoding").joined(separator: ",")
         if !encoding.isEmpty { contentEncoding = encoding }
     }

@@ -114,6 +114,10 @@ enum ResponseFraming {
             isExact ? contentLengthCount > 0 : nil
         }
 
+        /// Whether the head may have a `Content-Encoding` field: `false` only when the facts are
+        /// exact and the parser saw none, so a plain response skips searching its fields for one.
+        var mayNameContentCoding: Bool { !isExact || hasContentEncoding }
+
         /// `DownloadFile.identityLength(headers)`: the declared length of an identity body. Worked
         /// out from the facts when they are exact and the head names no content coding (whose value
         /// the facts do not keep), else from `headers`.

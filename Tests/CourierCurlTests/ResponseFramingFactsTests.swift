@@ -42,6 +42,7 @@ import Testing
         #expect(facts.isPlainlyFramed == ResponseFraming.isPlainlyFramed(headers))
         #expect(facts.hasContentLength == headers.contains(name: "Content-Length"))
         #expect(facts.identityLength(headers) == DownloadFile.identityLength(headers))
+        #expect(facts.mayNameContentCoding == headers.contains(name: "Content-Encoding"))
     }
 
     @Test func aFoldedLineLeavesTheAnswersToTheHeaders() throws {
@@ -52,6 +53,7 @@ import Testing
         #expect(headers["Content-Length"] == "10 20")
         #expect(facts.identityLength(headers) == nil)
         #expect(!ResponseFraming.isPlainlyFramed(headers))
+        #expect(facts.mayNameContentCoding)
     }
 
     @Test func eachHeadStartsAfresh() throws {
