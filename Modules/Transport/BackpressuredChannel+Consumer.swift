@@ -24,6 +24,23 @@ extension BackpressuredChannel {
         /// waiting task leaves the channel (see ``leave()``) and reads ``BackpressuredChannel/Read/abandoned``.
         package func next() async -> Read { await channel.next() }
 
+        /// After ``next()`` returned an element, moves what else is buffered into `batch` without
+        /// waiting, and returns the ending when those are the last elements (see
+        /// ``BackpressuredChannel/takeBuffered(into:)``). Their size counts against the high-water
+        /// mark until the next take, so a consumer reads a batch before it asks again.
+        ///
+        /// ```swift
+        /// var batch: [Data] = []
+        /// while case .element(let first) = await consumer.next() {
+        ///     let ending = consumer.takeBuffered(into: &batch)
+        ///     sink.write(first)
+        ///     for chunk in batch { sink.write(chunk) }
+        ///     batch.removeAll(keepingCapacity: true)
+        ///     if ending != nil { break }
+        /// }
+        /// ```
+        package func takeBuffered(into batch: inout [Element]) -> Read? { channel.takeBuffered(into: &batch) }
+
         /// The next element or the ending, without waiting: `nil` when the buffer is empty.
         ///
         /// - Parameter armingReadable: Whether an empty buffer arms the readable handler, which then

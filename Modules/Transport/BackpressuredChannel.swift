@@ -75,13 +75,23 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
         var onDemand: (@Sendable () -> Void)?
         var onTermination: (@Sendable () -> Void)?
         var onReadable: (@Sendable () -> Void)?
+        /// The size of the elements the consumer took in its last batch (``takeBuffered(into:)``),
+        /// still counted in `buffered` until it asks again: a batch being read holds the producer
+        /// back as if it were still buffered.
+        var heldByConsumer = 0
 
         var isEmpty: Bool { head == queue.count }
 
         mutating func dequeue() -> Element? {
             guard head < queue.count else { return nil }
             let element = queue[head]
-            head += 1
+            advanceHead(to: head + 1)
+            return element
+        }
+
+        /// Drops the elements before `end`, which were taken.
+        mutating func advanceHead(to end: Int) {
+            head = end
             if head == queue.count {
                 queue.removeAll(keepingCapacity: true)
                 head = 0
@@ -89,7 +99,32 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
                 queue.removeFirst(head)
                 head = 0
             }
-            return element
+        }
+
+        /// The consumer asks again, so it is done with its last batch; returns the demand handler and
+        /// the waiting sender to resume when that brought the buffer down to the low-water mark.
+        mutating func releaseHeldBatch(
+            lowWaterMark: Int
+        ) -> (demand: (@Sendable () -> Void)?, sender: UnsafeContinuation<Bool, Never>?) {
+            guard heldByConsumer > 0 else { return (nil, nil) }
+            buffered -= heldByConsumer
+            heldByConsumer = 0
+            return demandAtLowWaterMark(lowWaterMark)
+        }
+
+        /// Once the buffer is down to the low-water mark: the refused producer's demand handler and
+        /// the suspended sender, each taken out of the state.
+        mutating func demandAtLowWaterMark(
+            _ lowWaterMark: Int
+        ) -> (demand: (@Sendable () -> Void)?, sender: UnsafeContinuation<Bool, Never>?) {
+            guard buffered <= lowWaterMark else { return (nil, nil) }
+            var demand: (@Sendable () -> Void)?
+            if producerRefused {
+                producerRefused = false
+                demand = onDemand
+            }
+            defer { sender = nil }
+            return (demand, sender)
         }
     }
 
@@ -257,13 +292,15 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
 
     private enum Take {
         case read(Read, demand: (@Sendable () -> Void)?, sender: UnsafeContinuation<Bool, Never>?)
-        case parked
+        /// Nothing to read yet; releasing the last batch may still have made room for the producer.
+        case parked(demand: (@Sendable () -> Void)?, sender: UnsafeContinuation<Bool, Never>?)
     }
 
     /// Takes the next element or the ending; when there is none yet, parks `continuation` (when
     /// given) or marks the synchronous consumer as waiting (when `polling`).
     private func take(orPark continuation: UnsafeContinuation<Read, Never>?, polling: Bool = false) -> Take {
         state.withLock { state in
+            let released = state.releaseHeldBatch(lowWaterMark: lowWaterMark)
             guard let element = state.dequeue() else {
                 if state.consumerLeft { return .read(.abandoned, demand: nil, sender: nil) }
                 if let ending = state.ending {
@@ -272,21 +309,12 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
                 }
                 if let continuation { state.waiter = continuation }
                 if polling { state.pollerWaiting = true }
-                return .parked
+                return .parked(demand: released.demand, sender: released.sender)
             }
             state.buffered -= size(element)
             if state.isEmpty, state.ending != nil { state.consumerDone = true }
-            var demand: (@Sendable () -> Void)?
-            var sender: UnsafeContinuation<Bool, Never>?
-            if state.buffered <= lowWaterMark {
-                if state.producerRefused {
-                    state.producerRefused = false
-                    demand = state.onDemand
-                }
-                sender = state.sender
-                state.sender = nil
-            }
-            return .read(.element(element), demand: demand, sender: sender)
+            let (demand, sender) = state.demandAtLowWaterMark(lowWaterMark)
+            return .read(.element(element), demand: demand ?? released.demand, sender: sender ?? released.sender)
         }
     }
 
@@ -296,7 +324,9 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
             sender?.resume(returning: true)
             demand?()
             return read
-        case .parked:
+        case .parked(let demand, let sender):
+            sender?.resume(returning: true)
+            demand?()
             return nil
         }
     }
@@ -307,8 +337,9 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
             sender?.resume(returning: true)
             demand?()
             return read
-        case .parked:
-            break
+        case .parked(let demand, let sender):
+            sender?.resume(returning: true)
+            demand?()
         }
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Read, Never>) in
@@ -318,7 +349,10 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
                     sender?.resume(returning: true)
                     demand?()
                     continuation.resume(returning: read)
-                case .parked:
+                case .parked(let demand, let sender):
+                    // Nothing was released here: the take before this one released the last batch.
+                    sender?.resume(returning: true)
+                    demand?()
                     // Not parked when already cancelled: the cancellation handler finds no waiter,
                     // so the answer is given here. Once parked, only a producer or the handler resumes.
                     if cancelled { continuation.resume(returning: .abandoned) }
@@ -326,6 +360,43 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
             }
         } onCancel: {
             leave()
+        }
+    }
+
+    /// Moves what else is buffered into `batch`, in order and without waiting, after ``next()``
+    /// returned an element: the elements whose sizes fit in the low-water mark together (the first
+    /// one whatever its size). Their size stays counted against the high-water mark until the
+    /// consumer's next take, so the buffer's bound holds and the producer is called back at most
+    /// one batch later than an element-by-element consumer would call it. Returns how the stream
+    /// ended when `batch` now holds its last elements.
+    ///
+    /// One lock for everything one pass of the producer yielded, where ``next()`` takes the lock for
+    /// each element: a small GET's four events cost one `next()` and one batch.
+    func takeBuffered(into batch: inout [Element]) -> Read? {
+        state.withLock { state -> Read? in
+            if !state.isEmpty {
+                var end = state.head
+                var bytes = 0
+                while end < state.queue.count {
+                    let elementSize = size(state.queue[end])
+                    guard end == state.head || bytes + elementSize <= lowWaterMark else { break }
+                    bytes += elementSize
+                    end += 1
+                }
+                if state.head == 0 && end == state.queue.count && batch.isEmpty {
+                    // All of it: the buffers trade places, and nothing is copied or allocated.
+                    swap(&batch, &state.queue)
+                } else {
+                    batch.append(contentsOf: state.queue[state.head..<end])
+                    state.advanceHead(to: end)
+                }
+                state.heldByConsumer += bytes
+            }
+            guard state.isEmpty else { return nil }
+            if state.consumerLeft { return .abandoned }
+            guard let ending = state.ending else { return nil }
+            state.consumerDone = true
+            return ending.read
         }
     }
 
@@ -340,6 +411,7 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
             state.queue.removeAll()
             state.head = 0
             state.buffered = 0
+            state.heldByConsumer = 0
             defer {
                 state.waiter = nil
                 state.sender = nil

@@ -67,9 +67,17 @@ public struct TransferEvents: AsyncSequence, Sendable {
     }
 
     /// Iterates over the events; ends after the terminal event.
+    ///
+    /// Events come in batches: when the iterator has to wait, it is woken once for everything the
+    /// transport yielded meanwhile and takes all of it at once (a small GET's head, body, progress
+    /// and completion are one wake-up and two takes of the channel's lock, not five).
     public struct AsyncIterator: AsyncIteratorProtocol {
         private let token: ConsumerToken?
         private var reportedSecondConsumer = false
+        /// The rest of the current batch, last event first (each is moved out, not copied).
+        private var batch: [TransferEvent] = []
+        /// The batch holds the last events: nothing more is asked of the channel.
+        private var ended = false
 
         fileprivate init(token: ConsumerToken?) {
             self.token = token
@@ -87,9 +95,16 @@ public struct TransferEvents: AsyncSequence, Sendable {
                     )
                 )
             }
+            if let event = batch.popLast() { return event }
+            if ended { return nil }
             switch await token.channel.next() {
-            case .element(let event): return event
-            case .end, .abandoned: return nil
+            case .element(let event):
+                if token.channel.takeBuffered(into: &batch) != nil { ended = true }
+                batch.reverse()
+                return event
+            case .end, .abandoned:
+                ended = true
+                return nil
             }
         }
     }
