@@ -57,9 +57,9 @@ extension BackpressuredChannel {
         /// - Returns: The consumer's wake-up, which the caller must run (``Resumption/resume()``)
         ///   before it blocks or waits; `nil` when no consumer was parked.
         package func yieldHoldingResume(_ element: Element, finishing: Bool = false) -> Resumption? {
-            guard let wake = channel.offer(element, finishing: finishing) else { return nil }
-            wake.readable?()
-            return wake.resumption
+            var resumption: Resumption?
+            channel.offer(element, finishing: finishing, handingTo: &resumption).readable?()
+            return resumption
         }
 
         /// Delivers an element, then suspends while the buffer holds the high-water mark until the

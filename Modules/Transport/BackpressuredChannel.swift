@@ -210,27 +210,41 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
     /// neither a departure nor a second yield can resume the same continuation again.
     /// Returns `nil` when the element was dropped (the channel ended or the consumer left).
     func offer(_ element: Element, finishing: Bool) -> Wake? {
-        state.withLock { state -> Wake? in
-            guard state.ending == nil, !state.consumerDone else { return nil }
+        var resumption: Resumption?
+        let (accepted, readable, reachedHighWaterMark) = offer(element, finishing: finishing, handingTo: &resumption)
+        guard accepted else { return nil }
+        return Wake(resumption: resumption, readable: readable, reachedHighWaterMark: reachedHighWaterMark)
+    }
+
+    /// ``offer(_:finishing:)`` with the parked consumer's wake-up put in `resumption` and the rest
+    /// returned as a tuple: the producer on the loop thread runs this for every event, and building,
+    /// copying and destroying a `Wake` around the event (through the generic element's value
+    /// witnesses) cost more than queuing it.
+    func offer(
+        _ element: Element,
+        finishing: Bool,
+        handingTo resumption: inout Resumption?
+    ) -> (accepted: Bool, readable: (@Sendable () -> Void)?, reachedHighWaterMark: Bool) {
+        state.withLock { state in
+            guard state.ending == nil, !state.consumerDone else { return (false, nil, false) }
             if finishing { state.ending = .finished }
-            var wake = Wake()
+            var readable: (@Sendable () -> Void)?
             if state.pollerWaiting {
                 state.pollerWaiting = false
-                wake.readable = state.onReadable
+                readable = state.onReadable
             }
             if let waiter = state.waiter, state.isEmpty {
                 state.waiter = nil
                 if finishing { state.consumerDone = true }
-                wake.resumption = Resumption(waiter: waiter, read: .element(element))
-                return wake
+                resumption = Resumption(waiter: waiter, read: .element(element))
+                return (true, readable, false)
             }
             state.buffered += size(element)
             // Room for a small response's queued events (body, progress, completion) in one
             // allocation: growing from empty reallocated the queue twice per transfer.
             if state.queue.capacity == 0 { state.queue.reserveCapacity(4) }
             state.queue.append(element)
-            wake.reachedHighWaterMark = state.buffered >= highWaterMark
-            return wake
+            return (true, readable, state.buffered >= highWaterMark)
         }
     }
 
