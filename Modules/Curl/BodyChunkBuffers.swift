@@ -3,8 +3,8 @@ internal import FoundationEssentials
 
 /// Reusable memory for the body chunks a loop hands to consumers as `Data`.
 ///
-/// A chunk copied into a new `Data` costs a heap block of its size. Large chunks (a fast download
-/// delivers reads of 64–256 KiB) were the expensive case: glibc serves them from the loop thread's
+/// A chunk copied into a new `Data` costs a heap block of its size. Large chunks (a fast download's
+/// 16 KiB writes, gathered per network read by ``GatheredBodyChunks``) were the expensive case: glibc serves them from the loop thread's
 /// arena, the consumer frees them on another thread, and the arena then gives the emptied top of
 /// its heap back to the kernel (`madvise(MADV_DONTNEED)` in glibc's `heap_trim`), so the next chunk
 /// faults its pages in again, zeroed. A 100 MiB download took about 8,500 page faults per 100 MiB
@@ -64,12 +64,26 @@ final class BodyChunkBuffers: Sendable {
         }
         let buffer = take(sizeIndex)
         buffer.copyMemory(from: source, byteCount: bytes.count)
-        return Data(
+        return data(handingOver: buffer, count: bytes.count, sizeIndex: sizeIndex)
+    }
+
+    /// A buffer of the size class `sizeIndex` (see ``sizeIndex(for:)``), idle or new, for a caller
+    /// that fills it and then hands it over (``data(handingOver:count:sizeIndex:)``) or gives it back
+    /// (``giveBack(_:sizeIndex:)``).
+    func takeBuffer(sizeIndex: Int) -> UnsafeMutableRawPointer { take(sizeIndex) }
+
+    /// A `Data` over the first `count` bytes of `buffer` (taken with ``takeBuffer(sizeIndex:)``),
+    /// which comes back to the pool when the `Data` is dropped.
+    func data(handingOver buffer: UnsafeMutableRawPointer, count: Int, sizeIndex: Int) -> Data {
+        Data(
             bytesNoCopy: buffer,
-            count: bytes.count,
+            count: count,
             deallocator: .custom { [self] pointer, _ in self.giveBack(pointer, sizeIndex: sizeIndex) }
         )
     }
+
+    /// The bytes a buffer of the size class `sizeIndex` holds.
+    static func size(ofIndex sizeIndex: Int) -> Int { sizes[sizeIndex] }
 
     /// The number of idle buffers (for tests).
     var idleCount: Int {
@@ -93,7 +107,8 @@ final class BodyChunkBuffers: Sendable {
         return UnsafeMutableRawPointer.allocate(byteCount: Self.sizes[sizeIndex], alignment: 16)
     }
 
-    private func giveBack(_ buffer: UnsafeMutableRawPointer, sizeIndex: Int) {
+    /// Returns a buffer taken with ``takeBuffer(sizeIndex:)`` that was not handed over.
+    func giveBack(_ buffer: UnsafeMutableRawPointer, sizeIndex: Int) {
         let size = Self.sizes[sizeIndex]
         let kept = idle.withLock { idle -> Bool in
             guard idle.bytes + size <= Self.idleByteLimit else { return false }

@@ -177,6 +177,11 @@ final class CurlLoop: @unchecked Sendable {
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
+    /// Transfers whose body chunks of this iteration wait, gathered, to go out as one event.
+    private var gatheringTransfers: [CurlTransferState] = []
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     /// Consumer wake-ups yielded during this iteration, resumed together before the loop polls.
     private var deferredResumptions = TransferEventSource.Resumptions()
     #if !DEBUG
@@ -372,6 +377,7 @@ final class CurlLoop: @unchecked Sendable {
             // Transfers outlive a dropped transport: the loop stops when the last one has ended.
             // One wake-up per parked consumer per iteration, with all its events of the iteration
             // already queued (a small GET is four events), and always before the loop blocks.
+            if !gatheringTransfers.isEmpty { flushGatheredBodies() }
             let resumedConsumers = !deferredResumptions.isEmpty
             deferredResumptions.resumeAll()
             if !endedTransfers.isEmpty { recycleEndedTransfers() }
@@ -412,6 +418,20 @@ final class CurlLoop: @unchecked Sendable {
             "\(call) failed: \(String(cString: curl_multi_strerror(code)))",
             metadata: ["curl.multiCode": String(code.rawValue)]
         )
+    }
+
+    /// Hands `transfer`'s gathered body chunks on at the end of this iteration, with its consumer's
+    /// wake-up (see ``GatheredBodyChunks``).
+    func flushAtPassEnd(_ transfer: CurlTransferState) {
+        gatheringTransfers.append(transfer)
+    }
+
+    private func flushGatheredBodies() {
+        for transfer in gatheringTransfers {
+            transfer.flushesAtPassEnd = false
+            transfer.body.flushGathered()
+        }
+        gatheringTransfers.removeAll(keepingCapacity: true)
     }
 
     /// Yields `event` to `events` from the loop thread, keeping the consumer's wake-up for the end of

@@ -137,6 +137,10 @@ extension CurlTransferState {
         switch body.receive(chunk) {
         case .accepted:
             if noticeWindowOpen, body.hasDeliveredDeclaredLength { closeNoticeWindow() }
+            if body.hasGathered && !flushesAtPassEnd {
+                flushesAtPassEnd = true
+                loop.flushAtPassEnd(self)
+            }
             return chunk.count
         case .paused:
             return courier_curl_writefunc_pause
@@ -235,6 +239,7 @@ extension CurlTransferState {
 
     /// The transfer ended inside libcurl with `code` (already removed from the multi handle).
     func complete(code: CURLcode) {
+        body.flushGathered()
         let metrics = collectMetrics()
         var completion = TransferCompletion(code: Int(code.rawValue), url: request.url, metrics: metrics)
         completion.pendingFailure = pendingFailure
@@ -269,6 +274,7 @@ extension CurlTransferState {
     func finish(failure: TransportError) {
         guard !finished else { return }
         finished = true
+        body.flushGathered()
         requestBodyPipe?.close()
         download?.close()
         events.yield(.failed(failure.metrics == nil ? failure.with(metrics: collectMetrics()) : failure))

@@ -89,6 +89,8 @@ final class CurlTransferState {
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
+    /// Whether the loop will hand this transfer's gathered body chunks on at the end of its pass.
+    var flushesAtPassEnd = false
     var suspended = false
     #if !DEBUG
         @exclusivity(unchecked)
@@ -139,6 +141,7 @@ final class CurlTransferState {
     }
 
     deinit {
+        body.releaseGatheringBuffer()
         if !handleRecycled {
             curl_easy_cleanup(easy)
             errorBuffer.deallocate()

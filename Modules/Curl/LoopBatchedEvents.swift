@@ -17,6 +17,10 @@ struct LoopBatchedEvents {
         events.hasRoomForBody()
     }
 
+    func wouldHaveRoomForBody(after pendingBytes: Int) -> Bool {
+        events.wouldHaveRoomForBody(after: pendingBytes)
+    }
+
     var isConsumerDone: Bool { events.isConsumerDone }
 
     var bufferedBodyBytes: Int { events.bufferedBodyBytes }

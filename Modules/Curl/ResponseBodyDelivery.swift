@@ -68,6 +68,8 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
     /// first body byte, as libcurl refused an unknown coding only once a body came.
     private(set) var contentEncoding: String?
     private var decoder: ContentDecoder?
+    /// Chunks not yet handed over as one `.body` event (see ``flushGathered()``).
+    private var gathered = GatheredBodyChunks()
     private var redeliveredEncodedBytes = 0
     private var lastProgress: ContinuousClock.Instant?
 
@@ -98,6 +100,8 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
         expectedBodyBytes: Int64?,
         mayNameContentCoding: Bool = true
     ) {
+        // The last response's body goes before this head, whose event the caller yields next.
+        flushGathered()
         isOpen = true
         self.discardsBody = discardsBody
         self.expectedBodyBytes = expectedBodyBytes
@@ -129,12 +133,46 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
                 return .failed(error)
             }
         } else {
-            guard sink.hasRoomForBody() else { return pause() }
-            sink.yield(.body(chunkBuffers?.data(copying: chunk) ?? Data(chunk)))
+            if gathered.isEmpty || !sink.wouldHaveRoomForBody(after: gathered.count) {
+                // Gathered bytes that reach the mark go out now, so the consumer holds them before
+                // libcurl may wait for it; the chunk is then judged as any other.
+                flushGathered()
+                guard sink.hasRoomForBody() else { return pause() }
+            }
+            deliver(chunk)
         }
         decodedBytes += Int64(chunk.count)
         reportProgress(force: false)
         return .accepted
+    }
+
+    /// Hands an undecoded chunk on: gathered with the chunks before it when it can be, else as a
+    /// `Data` of its own after them.
+    private mutating func deliver(_ chunk: UnsafeRawBufferPointer) {
+        guard let chunkBuffers else { return sink.yield(.body(Data(chunk))) }
+        if !gathered.accepts(chunk) { flushGathered() }
+        if gathered.accepts(chunk) {
+            gathered.append(chunk, from: chunkBuffers)
+        } else {
+            sink.yield(.body(chunkBuffers.data(copying: chunk)))
+        }
+    }
+
+    /// Whether chunks wait to be handed over: the owner then calls ``flushGathered()`` at the end of
+    /// the loop's pass.
+    var hasGathered: Bool { !gathered.isEmpty }
+
+    /// Hands the gathered chunks on as one `.body` event. Called before every later event of the
+    /// transfer (a head, progress, the end) and at the end of each pass of the loop.
+    mutating func flushGathered() {
+        guard let chunkBuffers, let data = gathered.take(from: chunkBuffers) else { return }
+        sink.yield(.body(data))
+    }
+
+    /// Gives the gathering buffer back to the pool when the transfer is over.
+    mutating func releaseGatheringBuffer() {
+        guard let chunkBuffers else { return }
+        gathered.release(to: chunkBuffers)
     }
 
     private mutating func pause() -> Step {
@@ -259,6 +297,8 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
         if !force, let lastProgress, lastProgress.duration(to: now) < UploadPump.progressInterval { return }
         lastProgress = now
         let completed = download?.length ?? decodedBytes
+        // The bytes the progress counts reach the consumer first.
+        flushGathered()
         sink.yield(.downloadProgress(TransferProgress(completed: completed, total: expectedBodyBytes)))
     }
 

@@ -38,6 +38,11 @@ extension BackpressuredChannel {
         /// has drained the buffer to the low-water mark. Always `true` once the consumer is done.
         package func hasRoom() -> Bool { channel.hasRoom() }
 
+        /// Whether the buffer would still be under the high-water mark with `pending` more of the
+        /// size function's units in it, for a producer that gathers elements before it yields them.
+        /// Unlike ``hasRoom()``, a `false` does not arm the demand handler.
+        package func wouldHaveRoom(after pending: Int) -> Bool { channel.wouldHaveRoom(after: pending) }
+
         /// Delivers an element, ignoring the marks (ask ``hasRoom()`` first to respect them).
         /// Dropped after the ending or once the consumer left.
         ///

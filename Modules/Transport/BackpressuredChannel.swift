@@ -197,6 +197,12 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
         }
     }
 
+    /// Whether the buffer would still be under the high-water mark with `pending` more in it; asks
+    /// nothing of the consumer (the producer is not marked as refused).
+    func wouldHaveRoom(after pending: Int) -> Bool {
+        state.withLock { state in state.consumerDone || state.buffered + pending < highWaterMark }
+    }
+
     var bufferedSize: Int { state.withLock { $0.buffered } }
 
     var isConsumerDone: Bool { state.withLock { $0.consumerDone } }

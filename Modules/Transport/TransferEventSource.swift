@@ -45,6 +45,13 @@ public struct TransferEventSource: Sendable {
         channel.hasRoom()
     }
 
+    /// Whether the buffer would still be under the high-water mark with `pendingBytes` more body
+    /// bytes in it, for a producer that gathers chunks before it yields them. Unlike
+    /// ``hasRoomForBody()``, a `false` does not arm the demand handler.
+    package func wouldHaveRoomForBody(after pendingBytes: Int) -> Bool {
+        channel.wouldHaveRoom(after: pendingBytes)
+    }
+
     /// Body bytes held and not yet consumed.
     public var bufferedBodyBytes: Int { channel.bufferedSize }
 
