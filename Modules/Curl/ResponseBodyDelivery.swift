@@ -149,7 +149,10 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
     /// Hands an undecoded chunk on: gathered with the chunks before it when it can be, else as a
     /// `Data` of its own after them.
     private mutating func deliver(_ chunk: UnsafeRawBufferPointer) {
-        guard let chunkBuffers else { return sink.yield(.body(Data(chunk))) }
+        guard let chunkBuffers, !gathered.isEmpty || chunk.count >= BodyChunkBuffers.smallestPooledSize else {
+            // A small response's body: nothing to gather it with.
+            return sink.yield(.body(Data(chunk)))
+        }
         if !gathered.accepts(chunk) { flushGathered() }
         if gathered.accepts(chunk) {
             gathered.append(chunk, from: chunkBuffers)
@@ -165,7 +168,7 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
     /// Hands the gathered chunks on as one `.body` event. Called before every later event of the
     /// transfer (a head, progress, the end) and at the end of each pass of the loop.
     mutating func flushGathered() {
-        guard let chunkBuffers, let data = gathered.take(from: chunkBuffers) else { return }
+        guard !gathered.isEmpty, let chunkBuffers, let data = gathered.take(from: chunkBuffers) else { return }
         sink.yield(.body(data))
     }
 
