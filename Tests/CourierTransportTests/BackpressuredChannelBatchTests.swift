@@ -7,35 +7,13 @@ import Testing
 /// one that reads element by element: order, the ending, the high-water mark, and the producer's
 /// call back.
 @Suite struct BackpressuredChannelBatchTests {
-    private struct Broken: Error, Equatable {
-        let reason: String
-    }
-
-    private typealias Channel = BackpressuredChannel<[UInt8], Broken>
-
-    private static func makeChannel(high: Int = 100, low: Int = 40) -> (Channel.Producer, Channel.Consumer) {
-        Channel.makeChannel(highWaterMark: high, lowWaterMark: low, size: { $0.count })
-    }
-
-    private static func chunk(_ count: Int, _ value: UInt8 = 1) -> [UInt8] { [UInt8](repeating: value, count: count) }
-
-    private static func label(_ read: Channel.Read?) -> String {
-        switch read {
-        case .element(let element): "element \(element.count)x\(element.first ?? 0)"
-        case .end: "end"
-        case .failure(let broken): "failure \(broken.reason)"
-        case .abandoned: "abandoned"
-        case nil: "none"
-        }
-    }
-
     @Test func takesWhatIsBufferedAndTheEndingInOneBatch() async {
         // Given: what one pass of a transfer yields
-        let (producer, consumer) = Self.makeChannel()
-        producer.yield(Self.chunk(1, 1))
-        producer.yield(Self.chunk(2, 2))
-        producer.yield(Self.chunk(3, 3))
-        producer.yield(Self.chunk(4, 4), finishing: true)
+        let (producer, consumer) = ByteChannel.make()
+        producer.yield(ByteChannel.chunk(1, 1))
+        producer.yield(ByteChannel.chunk(2, 2))
+        producer.yield(ByteChannel.chunk(3, 3))
+        producer.yield(ByteChannel.chunk(4, 4), finishing: true)
 
         // When
         let first = await consumer.next()
@@ -43,17 +21,17 @@ import Testing
         let ending = consumer.takeBuffered(into: &batch)
 
         // Then: the rest in order, the end with them, and the producer told the consumer is done
-        #expect(Self.label(first) == "element 1x1")
-        #expect(batch == [Self.chunk(2, 2), Self.chunk(3, 3), Self.chunk(4, 4)])
-        #expect(Self.label(ending) == "end")
+        #expect(ByteChannel.label(first) == "element 1x1")
+        #expect(batch == [ByteChannel.chunk(2, 2), ByteChannel.chunk(3, 3), ByteChannel.chunk(4, 4)])
+        #expect(ByteChannel.label(ending) == "end")
         #expect(producer.isConsumerDone)
     }
 
     @Test func aFailureComesWithTheLastBatch() async {
         // Given
-        let (producer, consumer) = Self.makeChannel()
-        producer.yield(Self.chunk(1))
-        producer.yield(Self.chunk(2))
+        let (producer, consumer) = ByteChannel.make()
+        producer.yield(ByteChannel.chunk(1))
+        producer.yield(ByteChannel.chunk(2))
         producer.finish(throwing: Broken(reason: "reset"))
 
         // When
@@ -63,13 +41,13 @@ import Testing
 
         // Then
         #expect(batch.count == 1)
-        #expect(Self.label(ending) == "failure reset")
+        #expect(ByteChannel.label(ending) == "failure reset")
     }
 
     @Test func noEndingWhileTheProducerGoesOn() async {
         // Given
-        let (producer, consumer) = Self.makeChannel()
-        producer.yield(Self.chunk(1))
+        let (producer, consumer) = ByteChannel.make()
+        producer.yield(ByteChannel.chunk(1))
 
         // When: nothing else is buffered
         _ = await consumer.next()
@@ -83,8 +61,8 @@ import Testing
 
     @Test func aBatchHoldsWhatFitsInTheLowWaterMark() async {
         // Given: 100 bytes in five chunks, and a low-water mark of 40
-        let (producer, consumer) = Self.makeChannel(high: 100, low: 40)
-        for value in 1...5 { producer.yield(Self.chunk(20, UInt8(value))) }
+        let (producer, consumer) = ByteChannel.make(high: 100, low: 40)
+        for value in 1...5 { producer.yield(ByteChannel.chunk(20, UInt8(value))) }
 
         // When
         _ = await consumer.next()
@@ -95,16 +73,16 @@ import Testing
         #expect(batch.map { $0.first ?? 0 } == [2, 3])
         #expect(ending == nil)
         #expect(consumer.bufferedSize == 80)
-        #expect(Self.label(await consumer.next()) == "element 20x4")
+        #expect(ByteChannel.label(await consumer.next()) == "element 20x4")
         #expect(consumer.bufferedSize == 20)
     }
 
     @Test func aBatchTakesItsFirstElementWhateverItsSize() async {
         // Given
-        let (producer, consumer) = Self.makeChannel(high: 100, low: 40)
-        producer.yield(Self.chunk(1))
-        producer.yield(Self.chunk(90, 2))
-        producer.yield(Self.chunk(1, 3))
+        let (producer, consumer) = ByteChannel.make(high: 100, low: 40)
+        producer.yield(ByteChannel.chunk(1))
+        producer.yield(ByteChannel.chunk(90, 2))
+        producer.yield(ByteChannel.chunk(1, 3))
 
         // When
         _ = await consumer.next()
@@ -118,9 +96,9 @@ import Testing
     @Test func aHeldBatchHoldsTheProducerBackUntilTheNextTake() async {
         // Given: a full buffer and a refused producer
         let demands = Lock(0)
-        let (producer, consumer) = Self.makeChannel(high: 100, low: 40)
+        let (producer, consumer) = ByteChannel.make(high: 100, low: 40)
         producer.setHandlers(onDemand: { demands.withLock { $0 += 1 } }, onTermination: {})
-        for _ in 0..<5 { producer.yield(Self.chunk(20)) }
+        for _ in 0..<5 { producer.yield(ByteChannel.chunk(20)) }
         #expect(!producer.hasRoom())
 
         // When: the consumer takes one element and a batch of two
@@ -143,10 +121,10 @@ import Testing
     @Test func parkingReleasesTheHeldBatchAndCallsTheProducerBack() async {
         // Given: the consumer holds the rest of the buffer as a batch and the producer was refused
         let demands = Lock(0)
-        let (producer, consumer) = Self.makeChannel(high: 100, low: 40)
+        let (producer, consumer) = ByteChannel.make(high: 100, low: 40)
         producer.setHandlers(onDemand: { demands.withLock { $0 += 1 } }, onTermination: {})
-        producer.yield(Self.chunk(70))
-        producer.yield(Self.chunk(70))
+        producer.yield(ByteChannel.chunk(70))
+        producer.yield(ByteChannel.chunk(70))
         #expect(!producer.hasRoom())
         _ = await consumer.next()
         var batch: [[UInt8]] = []
@@ -161,15 +139,15 @@ import Testing
         // Then: the producer was called back (else both sides would wait for ever), and its next
         // element reaches the waiting consumer
         #expect(producer.bufferedSize == 0)
-        producer.yield(Self.chunk(7, 9))
+        producer.yield(ByteChannel.chunk(7, 9))
         let read = await reader.value
-        #expect(Self.label(read) == "element 7x9")
+        #expect(ByteChannel.label(read) == "element 7x9")
     }
 
     @Test func leavingForgetsTheHeldBatch() async {
         // Given
-        let (producer, consumer) = Self.makeChannel(high: 100, low: 40)
-        for _ in 0..<3 { producer.yield(Self.chunk(10)) }
+        let (producer, consumer) = ByteChannel.make(high: 100, low: 40)
+        for _ in 0..<3 { producer.yield(ByteChannel.chunk(10)) }
         _ = await consumer.next()
         var batch: [[UInt8]] = []
         _ = consumer.takeBuffered(into: &batch)
@@ -179,7 +157,7 @@ import Testing
 
         // Then
         #expect(producer.bufferedSize == 0)
-        #expect(Self.label(consumer.takeBuffered(into: &batch)) == "abandoned")
+        #expect(ByteChannel.label(consumer.takeBuffered(into: &batch)) == "abandoned")
     }
 
     // MARK: Races
@@ -188,14 +166,9 @@ import Testing
 
     @Test func asyncProducerAndBatchConsumerLoseNoElementAndNoWakeUp() async {
         for round in 0..<Self.rounds {
-            let (producer, consumer) = Self.makeChannel(high: 8, low: 3)
+            let (producer, consumer) = ByteChannel.make(high: 8, low: 3)
             let count = 64 + round % 17
-            let sender = Task {
-                for index in 0..<count {
-                    guard await producer.send([UInt8(truncatingIfNeeded: index)]) else { return }
-                }
-                producer.finish()
-            }
+            let sender = ByteChannel.startSender(into: producer, count: count)
             var received: [UInt8] = []
             var batch: [[UInt8]] = []
             reading: while case .element(let first) = await consumer.next() {
@@ -214,22 +187,9 @@ import Testing
     @Test func refusedProducerResumedByABatchConsumerLosesNoWakeUp() async {
         for round in 0..<Self.rounds {
             // A synchronous producer driven by its demand handler, as the loop thread is.
-            let (producer, consumer) = Self.makeChannel(high: 5, low: 2)
+            let (producer, consumer) = ByteChannel.make(high: 5, low: 2)
             let total = 50 + round % 13
-            let sent = Lock(0)
-            let pump: @Sendable () -> Void = {
-                while true {
-                    let index: Int? = sent.withLock { sent in
-                        guard sent < total, producer.hasRoom() else { return nil }
-                        sent += 1
-                        return sent - 1
-                    }
-                    guard let index else { break }
-                    producer.yield([UInt8(truncatingIfNeeded: index)], finishing: index == total - 1)
-                }
-            }
-            producer.setHandlers(onDemand: { Task { pump() } }, onTermination: {})
-            Task { pump() }
+            ByteChannel.startPump(into: producer, total: total)
             var received = 0
             var batch: [[UInt8]] = []
             reading: while case .element(let first) = await consumer.next() {

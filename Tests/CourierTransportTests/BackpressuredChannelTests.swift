@@ -4,29 +4,6 @@ import Testing
 @testable import CourierTransport
 
 @Suite struct BackpressuredChannelTests {
-    private struct Broken: Error, Equatable {
-        let reason: String
-    }
-
-    private typealias Channel = BackpressuredChannel<[UInt8], Broken>
-
-    private static func makeChannel(high: Int = 100, low: Int = 40) -> (Channel.Producer, Channel.Consumer) {
-        Channel.makeChannel(highWaterMark: high, lowWaterMark: low, size: { $0.count })
-    }
-
-    private static func chunk(_ count: Int, _ value: UInt8 = 1) -> [UInt8] { [UInt8](repeating: value, count: count) }
-
-    /// What a read was, in a form `#expect` compares.
-    private static func label(_ read: Channel.Read?) -> String {
-        switch read {
-        case .element(let element): "element \(element.count)x\(element.first ?? 0)"
-        case .end: "end"
-        case .failure(let broken): "failure \(broken.reason)"
-        case .abandoned: "abandoned"
-        case nil: "empty"
-        }
-    }
-
     private static func waitUntil(_ condition: () -> Bool) async {
         while !condition() { await Task.yield() }
     }
@@ -35,15 +12,15 @@ import Testing
 
     @Test func deliversElementsInOrderThenTheEnd() async {
         // Given
-        let (producer, consumer) = Self.makeChannel()
-        producer.yield(Self.chunk(3, 1))
-        producer.yield(Self.chunk(5, 2))
-        producer.yield(Self.chunk(7, 3), finishing: true)
-        producer.yield(Self.chunk(9, 4))  // after the end: dropped
+        let (producer, consumer) = ByteChannel.make()
+        producer.yield(ByteChannel.chunk(3, 1))
+        producer.yield(ByteChannel.chunk(5, 2))
+        producer.yield(ByteChannel.chunk(7, 3), finishing: true)
+        producer.yield(ByteChannel.chunk(9, 4))  // after the end: dropped
 
         // When
         var seen: [String] = []
-        for _ in 0..<5 { seen.append(Self.label(await consumer.next())) }
+        for _ in 0..<5 { seen.append(ByteChannel.label(await consumer.next())) }
 
         // Then
         #expect(seen == ["element 3x1", "element 5x2", "element 7x3", "end", "end"])
@@ -52,15 +29,15 @@ import Testing
 
     @Test func finishWithAnErrorComesAfterTheBufferedElements() async {
         // Given
-        let (producer, consumer) = Self.makeChannel()
-        producer.yield(Self.chunk(4))
+        let (producer, consumer) = ByteChannel.make()
+        producer.yield(ByteChannel.chunk(4))
         producer.finish(throwing: Broken(reason: "reset"))
         producer.finish()  // a second ending is ignored
 
         // When
-        let first = Self.label(await consumer.next())
-        let second = Self.label(await consumer.next())
-        let third = Self.label(await consumer.next())
+        let first = ByteChannel.label(await consumer.next())
+        let second = ByteChannel.label(await consumer.next())
+        let third = ByteChannel.label(await consumer.next())
 
         // Then: the failure stays the answer
         #expect([first, second, third] == ["element 4x1", "failure reset", "failure reset"])
@@ -68,8 +45,8 @@ import Testing
 
     @Test func finishWakesAParkedConsumerWithTheFailure() async {
         // Given
-        let (producer, consumer) = Self.makeChannel()
-        let reader = Task { Self.label(await consumer.next()) }
+        let (producer, consumer) = ByteChannel.make()
+        let reader = Task { ByteChannel.label(await consumer.next()) }
         await Self.waitUntil { producer.hasParkedConsumer }
 
         // When
@@ -83,12 +60,12 @@ import Testing
 
     @Test func refusesAtTheHighWaterMarkSoAtMostOneElementOvershoots() {
         // Given
-        let (producer, _) = Self.makeChannel(high: 100, low: 40)
+        let (producer, _) = ByteChannel.make(high: 100, low: 40)
 
         // When: the producer yields while it has room
         var accepted = 0
         while producer.hasRoom() {
-            producer.yield(Self.chunk(30))
+            producer.yield(ByteChannel.chunk(30))
             accepted += 1
         }
 
@@ -101,9 +78,9 @@ import Testing
     @Test func callsARefusedProducerBackOnlyAtTheLowWaterMark() async {
         // Given: a full buffer and a refused producer
         let demands = Lock(0)
-        let (producer, consumer) = Self.makeChannel(high: 100, low: 40)
+        let (producer, consumer) = ByteChannel.make(high: 100, low: 40)
         producer.setHandlers(onDemand: { demands.withLock { $0 += 1 } }, onTermination: {})
-        for _ in 0..<4 { producer.yield(Self.chunk(30)) }
+        for _ in 0..<4 { producer.yield(ByteChannel.chunk(30)) }
         #expect(!producer.hasRoom())
 
         // When / Then: 90 and 60 left are above the low-water mark, 30 is at or below it
@@ -119,9 +96,9 @@ import Testing
     @Test func noDemandWhenTheProducerWasNeverRefused() async {
         // Given
         let demands = Lock(0)
-        let (producer, consumer) = Self.makeChannel(high: 100, low: 40)
+        let (producer, consumer) = ByteChannel.make(high: 100, low: 40)
         producer.setHandlers(onDemand: { demands.withLock { $0 += 1 } }, onTermination: {})
-        producer.yield(Self.chunk(50))
+        producer.yield(ByteChannel.chunk(50))
 
         // When
         _ = await consumer.next()
@@ -132,11 +109,11 @@ import Testing
 
     @Test func sendSuspendsAtTheHighWaterMarkUntilTheLowWaterMark() async {
         // Given: 90 buffered, so the next send reaches the high-water mark
-        let (producer, consumer) = Self.makeChannel(high: 100, low: 40)
-        for _ in 0..<3 { #expect(await producer.send(Self.chunk(30))) }
+        let (producer, consumer) = ByteChannel.make(high: 100, low: 40)
+        for _ in 0..<3 { #expect(await producer.send(ByteChannel.chunk(30))) }
         let returned = Lock(false)
         let sender = Task {
-            let open = await producer.send(Self.chunk(30))
+            let open = await producer.send(ByteChannel.chunk(30))
             returned.withLock { $0 = true }
             return open
         }
@@ -156,12 +133,12 @@ import Testing
 
     @Test func sendToAParkedConsumerHandsOverWithoutWaiting() async {
         // Given: a high-water mark of one element, as a hand-over channel
-        let (producer, consumer) = Channel.makeChannel(highWaterMark: 1, lowWaterMark: 0, size: { _ in 1 })
-        let reader = Task { Self.label(await consumer.next()) }
+        let (producer, consumer) = ByteChannel.makeChannel(highWaterMark: 1, lowWaterMark: 0, size: { _ in 1 })
+        let reader = Task { ByteChannel.label(await consumer.next()) }
         await Self.waitUntil { producer.hasParkedConsumer }
 
         // When
-        let open = await producer.send(Self.chunk(2))
+        let open = await producer.send(ByteChannel.chunk(2))
 
         // Then
         #expect(open)
@@ -174,28 +151,28 @@ import Testing
     @Test func leavingDropsTheBufferAndTellsTheProducerOnce() async {
         // Given
         let terminations = Lock(0)
-        let (producer, consumer) = Self.makeChannel()
+        let (producer, consumer) = ByteChannel.make()
         producer.setHandlers(onDemand: {}, onTermination: { terminations.withLock { $0 += 1 } })
-        producer.yield(Self.chunk(30))
+        producer.yield(ByteChannel.chunk(30))
 
         // When
         consumer.leave()
         consumer.leave()
-        producer.yield(Self.chunk(30))
+        producer.yield(ByteChannel.chunk(30))
 
         // Then
         #expect(terminations.withLock { $0 } == 1)
         #expect(producer.bufferedSize == 0)
         #expect(producer.isConsumerDone)
         #expect(producer.hasRoom())  // nobody reads: never pause for nobody
-        #expect(Self.label(await consumer.next()) == "abandoned")
-        #expect(!(await producer.send(Self.chunk(1))))
+        #expect(ByteChannel.label(await consumer.next()) == "abandoned")
+        #expect(!(await producer.send(ByteChannel.chunk(1))))
     }
 
     @Test func leavingReleasesAWaitingSender() async {
         // Given
-        let (producer, consumer) = Self.makeChannel(high: 10, low: 0)
-        let sender = Task { await producer.send(Self.chunk(20)) }
+        let (producer, consumer) = ByteChannel.make(high: 10, low: 0)
+        let sender = Task { await producer.send(ByteChannel.chunk(20)) }
         await Self.waitUntil { producer.bufferedSize == 20 }
 
         // When
@@ -208,9 +185,9 @@ import Testing
     @Test func leavingAfterTheEndDoesNotTerminateTheProducer() async {
         // Given
         let terminations = Lock(0)
-        let (producer, consumer) = Self.makeChannel()
+        let (producer, consumer) = ByteChannel.make()
         producer.setHandlers(onDemand: {}, onTermination: { terminations.withLock { $0 += 1 } })
-        producer.yield(Self.chunk(1), finishing: true)
+        producer.yield(ByteChannel.chunk(1), finishing: true)
 
         // When
         consumer.leave()
@@ -222,9 +199,9 @@ import Testing
     @Test func cancellingAParkedConsumerAbandonsTheChannel() async {
         // Given
         let terminations = Lock(0)
-        let (producer, consumer) = Self.makeChannel()
+        let (producer, consumer) = ByteChannel.make()
         producer.setHandlers(onDemand: {}, onTermination: { terminations.withLock { $0 += 1 } })
-        let reader = Task { Self.label(await consumer.next()) }
+        let reader = Task { ByteChannel.label(await consumer.next()) }
         await Self.waitUntil { producer.hasParkedConsumer }
 
         // When
@@ -238,10 +215,10 @@ import Testing
 
     @Test func aConsumerCancelledBeforeItReadsDoesNotPark() async {
         // Given
-        let (producer, consumer) = Self.makeChannel()
+        let (producer, consumer) = ByteChannel.make()
         let reader = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return Self.label(await consumer.next())
+            return ByteChannel.label(await consumer.next())
         }
 
         // Then
@@ -250,7 +227,7 @@ import Testing
     }
 
     @Test func onlyTheFirstClaimGetsTheConsumersPlace() {
-        let (_, consumer) = Self.makeChannel()
+        let (_, consumer) = ByteChannel.make()
         #expect(consumer.claim())
         #expect(!consumer.claim())
     }
@@ -260,35 +237,35 @@ import Testing
     @Test func pollArmsTheReadableHandlerOnlyWhenAsked() {
         // Given
         let wakes = Lock(0)
-        let (producer, consumer) = Self.makeChannel()
+        let (producer, consumer) = ByteChannel.make()
         consumer.setReadableHandler { wakes.withLock { $0 += 1 } }
 
         // When / Then: a look-ahead poll arms nothing
         #expect(consumer.poll(armingReadable: false) == nil)
-        producer.yield(Self.chunk(1))
+        producer.yield(ByteChannel.chunk(1))
         #expect(wakes.withLock { $0 } == 0)
-        #expect(Self.label(consumer.poll()) == "element 1x1")
+        #expect(ByteChannel.label(consumer.poll()) == "element 1x1")
 
         // An empty poll arms it once, for the next element or the end
         #expect(consumer.poll() == nil)
-        producer.yield(Self.chunk(2))
+        producer.yield(ByteChannel.chunk(2))
         producer.finish()
         #expect(wakes.withLock { $0 } == 1)
-        #expect(Self.label(consumer.poll()) == "element 2x1")
-        #expect(consumer.poll().map(Self.label) == "end")
+        #expect(ByteChannel.label(consumer.poll()) == "element 2x1")
+        #expect(consumer.poll().map(ByteChannel.label) == "end")
     }
 
     // MARK: Deferred wake-ups
 
     @Test func aHeldWakeUpResumesTheConsumerOnlyWhenItRuns() async {
         // Given
-        let (producer, consumer) = Self.makeChannel()
-        let reader = Task { Self.label(await consumer.next()) }
+        let (producer, consumer) = ByteChannel.make()
+        let reader = Task { ByteChannel.label(await consumer.next()) }
         await Self.waitUntil { producer.hasParkedConsumer }
 
         // When
-        let first = producer.yieldHoldingResume(Self.chunk(3))
-        let second = producer.yieldHoldingResume(Self.chunk(4), finishing: true)
+        let first = producer.yieldHoldingResume(ByteChannel.chunk(3))
+        let second = producer.yieldHoldingResume(ByteChannel.chunk(4), finishing: true)
 
         // Then: one wake-up held, the second element queued behind the first
         #expect(first != nil)
@@ -296,8 +273,8 @@ import Testing
         #expect(!producer.hasParkedConsumer)
         first?.resume()
         #expect(await reader.value == "element 3x1")
-        #expect(Self.label(await consumer.next()) == "element 4x1")
-        #expect(Self.label(await consumer.next()) == "end")
+        #expect(ByteChannel.label(await consumer.next()) == "element 4x1")
+        #expect(ByteChannel.label(await consumer.next()) == "end")
     }
 
     // MARK: Races
@@ -307,14 +284,9 @@ import Testing
 
     @Test func asyncProducerAndConsumerLoseNoElementAndNoWakeUp() async {
         for round in 0..<Self.rounds {
-            let (producer, consumer) = Self.makeChannel(high: 8, low: 3)
+            let (producer, consumer) = ByteChannel.make(high: 8, low: 3)
             let count = 64 + round % 17
-            let sender = Task {
-                for index in 0..<count {
-                    guard await producer.send([UInt8(truncatingIfNeeded: index)]) else { return }
-                }
-                producer.finish()
-            }
+            let sender = ByteChannel.startSender(into: producer, count: count)
             var next = 0
             var ended = false
             while !ended {
@@ -338,22 +310,9 @@ import Testing
         for round in 0..<Self.rounds {
             // A synchronous producer driven by its demand handler, as the loop thread is: it yields
             // while it has room and stops until called back.
-            let (producer, consumer) = Self.makeChannel(high: 5, low: 2)
+            let (producer, consumer) = ByteChannel.make(high: 5, low: 2)
             let total = 50 + round % 13
-            let sent = Lock(0)
-            let pump: @Sendable () -> Void = {
-                while true {
-                    let index: Int? = sent.withLock { sent in
-                        guard sent < total, producer.hasRoom() else { return nil }
-                        sent += 1
-                        return sent - 1
-                    }
-                    guard let index else { break }
-                    producer.yield([UInt8(truncatingIfNeeded: index)], finishing: index == total - 1)
-                }
-            }
-            producer.setHandlers(onDemand: { Task { pump() } }, onTermination: {})
-            Task { pump() }
+            ByteChannel.startPump(into: producer, total: total)
             var received = 0
             while case .element(let element) = await consumer.next() {
                 #expect(element == [UInt8(truncatingIfNeeded: received)])
@@ -365,7 +324,7 @@ import Testing
 
     @Test func pollingConsumerWokenByTheProducerLosesNoElement() async {
         for round in 0..<Self.rounds {
-            let (producer, consumer) = Self.makeChannel(high: 6, low: 3)
+            let (producer, consumer) = ByteChannel.make(high: 6, low: 3)
             let total = 40 + round % 11
             let (wakes, continuation) = AsyncStream<Void>.makeStream()
             consumer.setReadableHandler { continuation.yield() }
@@ -401,7 +360,7 @@ import Testing
 
     @Test func consumerLeavingMidStreamNeverStrandsTheProducer() async {
         for round in 0..<Self.rounds {
-            let (producer, consumer) = Self.makeChannel(high: 4, low: 1)
+            let (producer, consumer) = ByteChannel.make(high: 4, low: 1)
             let sender = Task {
                 var sent = 0
                 while await producer.send([1]) { sent += 1 }
