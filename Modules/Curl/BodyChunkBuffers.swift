@@ -62,15 +62,10 @@ final class BodyChunkBuffers: Sendable {
         guard let sizeIndex = Self.sizeIndex(for: bytes.count), let source = bytes.baseAddress else {
             return Data(bytes)
         }
-        let buffer = take(sizeIndex)
+        let buffer = takeBuffer(sizeIndex: sizeIndex)
         buffer.copyMemory(from: source, byteCount: bytes.count)
         return data(handingOver: buffer, count: bytes.count, sizeIndex: sizeIndex)
     }
-
-    /// A buffer of the size class `sizeIndex` (see ``sizeIndex(for:)``), idle or new, for a caller
-    /// that fills it and then hands it over (``data(handingOver:count:sizeIndex:)``) or gives it back
-    /// (``giveBack(_:sizeIndex:)``).
-    func takeBuffer(sizeIndex: Int) -> UnsafeMutableRawPointer { take(sizeIndex) }
 
     /// A `Data` over the first `count` bytes of `buffer` (taken with ``takeBuffer(sizeIndex:)``),
     /// which comes back to the pool when the `Data` is dropped.
@@ -97,7 +92,10 @@ final class BodyChunkBuffers: Sendable {
         return sizes.firstIndex { $0 >= count }
     }
 
-    private func take(_ sizeIndex: Int) -> UnsafeMutableRawPointer {
+    /// A buffer of the size class `sizeIndex` (see ``sizeIndex(for:)``), idle or new, for a caller
+    /// that fills it and then hands it over (``data(handingOver:count:sizeIndex:)``) or gives it back
+    /// (``giveBack(_:sizeIndex:)``).
+    func takeBuffer(sizeIndex: Int) -> UnsafeMutableRawPointer {
         let address = idle.withLock { idle -> UInt? in
             guard let address = idle.lists[sizeIndex].popLast() else { return nil }
             idle.bytes -= Self.sizes[sizeIndex]

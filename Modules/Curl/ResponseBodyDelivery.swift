@@ -149,10 +149,7 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
     /// Hands an undecoded chunk on: gathered with the chunks before it when it can be, else as a
     /// `Data` of its own after them.
     private mutating func deliver(_ chunk: UnsafeRawBufferPointer) {
-        guard let chunkBuffers, !gathered.isEmpty || chunk.count >= BodyChunkBuffers.smallestPooledSize else {
-            // A small response's body: nothing to gather it with.
-            return sink.yield(.body(Data(chunk)))
-        }
+        guard let chunkBuffers else { return sink.yield(.body(Data(chunk))) }
         if !gathered.accepts(chunk) { flushGathered() }
         if gathered.accepts(chunk) {
             gathered.append(chunk, from: chunkBuffers)

@@ -101,15 +101,10 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
             }
         }
 
-        /// The consumer asks again, so it is done with its last batch; returns the demand handler and
-        /// the waiting sender to resume when that brought the buffer down to the low-water mark.
-        mutating func releaseHeldBatch(
-            lowWaterMark: Int
-        ) -> (demand: (@Sendable () -> Void)?, sender: UnsafeContinuation<Bool, Never>?) {
-            guard heldByConsumer > 0 else { return (nil, nil) }
+        /// The consumer asks again, so it is done with its last batch.
+        mutating func releaseHeldBatch() {
             buffered -= heldByConsumer
             heldByConsumer = 0
-            return demandAtLowWaterMark(lowWaterMark)
         }
 
         /// Once the buffer is down to the low-water mark: the refused producer's demand handler and
@@ -320,7 +315,7 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
     /// given) or marks the synchronous consumer as waiting (when `polling`).
     private func take(orPark continuation: UnsafeContinuation<Read, Never>?, polling: Bool = false) -> Take {
         state.withLock { state in
-            let released = state.releaseHeldBatch(lowWaterMark: lowWaterMark)
+            state.releaseHeldBatch()
             guard let element = state.dequeue() else {
                 if state.consumerLeft { return .read(.abandoned, demand: nil, sender: nil) }
                 if let ending = state.ending {
@@ -329,12 +324,13 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
                 }
                 if let continuation { state.waiter = continuation }
                 if polling { state.pollerWaiting = true }
-                return .parked(demand: released.demand, sender: released.sender)
+                let (demand, sender) = state.demandAtLowWaterMark(lowWaterMark)
+                return .parked(demand: demand, sender: sender)
             }
             state.buffered -= size(element)
             if state.isEmpty, state.ending != nil { state.consumerDone = true }
             let (demand, sender) = state.demandAtLowWaterMark(lowWaterMark)
-            return .read(.element(element), demand: demand ?? released.demand, sender: sender ?? released.sender)
+            return .read(.element(element), demand: demand, sender: sender)
         }
     }
 
@@ -370,7 +366,6 @@ package final class BackpressuredChannel<Element: Sendable, Failure: Error>: Sen
                     demand?()
                     continuation.resume(returning: read)
                 case .parked(let demand, let sender):
-                    // Nothing was released here: the take before this one released the last batch.
                     sender?.resume(returning: true)
                     demand?()
                     // Not parked when already cancelled: the cancellation handler finds no waiter,
