@@ -4,6 +4,10 @@ import CourierTransport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite struct CurlStreamingTests {
     /// Reads `/big-100m`, stalls for two seconds after the first MiB, and checks that the buffer stays
     /// within the high-water mark plus one network chunk while every byte still arrives.
@@ -53,6 +57,57 @@ import Testing
     @Test(.enabled(if: CurlTestServers.hasTLS, "TEST_HTTPS_URL or TEST_CA_FILE not set"))
     func appliesBackpressureOverHTTP2() async throws {
         try await stallsWithBoundedBuffer(base: try #require(CurlTestServers.https)) { _ in }
+    }
+
+    /// A body that comes fast enough for the loop to hold its consumer's wake-up for more, and then
+    /// stops, still reaches the consumer at once: the hold ends a millisecond after it starts.
+    @Test func aFastBurstBeforeAStallReachesTheConsumerPromptly() async throws {
+        let listener = try LoopbackListener()
+        defer { listener.close() }
+        let transport = CurlTestServers.transport()
+        let burst = 192 << 10
+        let rest = 64 << 10
+        let transfer = transport.startTransfer(HTTPRequest(url: try #require(listener.url).adding("/burst")))
+        let peer = try await listener.acceptPeer()
+        defer { Glibc.close(peer) }
+        try await LoopbackListener.receiveRequestHead(peer)
+        // The consumer reads the head, then waits, parked, for the body: the case the loop holds.
+        let (milestones, reached) = AsyncStream.makeStream(of: Int.self)
+        let consumer = Task {
+            var received = 0
+            var completed = false
+            for await event in transfer.events {
+                switch event {
+                case .response: reached.yield(0)
+                case .body(let chunk):
+                    received += chunk.count
+                    if received == burst { reached.yield(received) }
+                case .completed: completed = true
+                case .failed(let error): Issue.record("failed: \(error)")
+                default: break
+                }
+            }
+            reached.finish()
+            return (received, completed)
+        }
+        var progress = milestones.makeAsyncIterator()
+        let head = "HTTP/1.1 200 OK\r\nContent-Length: \(burst + rest)\r\n\r\n"
+        try await LoopbackListener.sendAll(peer, Array(head.utf8))
+        #expect(await progress.next() == 0)
+        // Within the progress interval (50 ms) after the head: a progress event would end the hold.
+        try await Task.sleep(for: .milliseconds(10))
+        try await LoopbackListener.sendAll(peer, [UInt8](repeating: 0x62, count: burst))
+        let sent = ContinuousClock.now
+        #expect(await progress.next() == burst)
+        let latency = sent.duration(to: .now)
+        // Until the rest is sent the stream stalls; a held wake-up waits at most the hold, which the
+        // loop's poll rounds up to a millisecond. The margin is for a loaded machine.
+        #expect(latency < .milliseconds(300), "the burst took \(latency) to reach the consumer")
+        try await LoopbackListener.sendAll(peer, [UInt8](repeating: 0x62, count: rest))
+        let (received, completed) = await consumer.value
+        #expect(completed)
+        #expect(received == burst + rest)
+        await transport.shutdown()
     }
 
     @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))

@@ -70,5 +70,42 @@ final class LoopbackListener {
         throw ToolError(message: "the client neither sent \(expecting ?? 0) bytes nor closed")
     }
 
+    /// Reads `peer` (non-blocking) up to the blank line that ends a request head; fails after 5
+    /// seconds.
+    static func receiveRequestHead(_ peer: Int32) async throws {
+        var received: [UInt8] = []
+        var byte: UInt8 = 0
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if recv(peer, &byte, 1, Int32(MSG_DONTWAIT)) == 1 {
+                received.append(byte)
+                if received.suffix(4) == [13, 10, 13, 10] { return }
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                try await Task.sleep(for: .milliseconds(1))
+            } else {
+                throw ToolError(message: "the client closed before the end of its request head")
+            }
+        }
+        throw ToolError(message: "no request head within 5 seconds")
+    }
+
+    /// Writes all of `bytes` to `peer` without blocking a thread (waits a millisecond whenever the
+    /// socket's buffer is full); fails after 5 seconds.
+    static func sendAll(_ peer: Int32, _ bytes: [UInt8]) async throws {
+        var offset = 0
+        let deadline = ContinuousClock.now + .seconds(5)
+        while offset < bytes.count {
+            guard ContinuousClock.now < deadline else { throw ToolError(message: "the client read too slowly") }
+            let sent = bytes[offset...].withUnsafeBytes { send(peer, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if sent > 0 {
+                offset += sent
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                try await Task.sleep(for: .milliseconds(1))
+            } else {
+                throw ToolError(message: "send failed: errno \(errno)")
+            }
+        }
+    }
+
     func close() { Glibc.close(descriptor) }
 }

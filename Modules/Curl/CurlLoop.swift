@@ -187,6 +187,13 @@ final class CurlLoop: @unchecked Sendable {
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
+    /// Fast downloads whose consumers' wake-ups wait for more of the body (``ConsumerWakeHolds``).
+    private var wakeHolds = WakeHolds()
+    /// Holds taken out of ``wakeHolds`` to be released (kept to reuse its storage).
+    private var endedWakeHolds: [WakeHolds.Hold] = []
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
     /// Whether to wait a moment for the next command before polling (see ``IdleSpin``).
     private var idleSpin = IdleSpin()
 
@@ -323,6 +330,8 @@ final class CurlLoop: @unchecked Sendable {
     /// its CPU and stacks can be told from the cooperative pool's; Linux keeps 15 bytes of a name.
     static let threadName = "courier-curl"
 
+    typealias WakeHolds = ConsumerWakeHolds<CurlTransferState, TransferEventChannel.Resumption>
+
     // MARK: Loop thread
 
     private func run() {
@@ -378,6 +387,7 @@ final class CurlLoop: @unchecked Sendable {
             // One wake-up per parked consumer per iteration, with all its events of the iteration
             // already queued (a small GET is four events), and always before the loop blocks.
             if !gatheringTransfers.isEmpty { flushGatheredBodies() }
+            if !wakeHolds.isEmpty { endDueWakeHolds() }
             let resumedConsumers = !deferredResumptions.isEmpty
             deferredResumptions.resumeAll()
             if !endedTransfers.isEmpty { recycleEndedTransfers() }
@@ -427,16 +437,70 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private func flushGatheredBodies() {
+        var now: ContinuousClock.Instant?
         for transfer in gatheringTransfers {
             transfer.flushesAtPassEnd = false
+            if !wakeHolds.isEmpty && wakeHolds.isHolding(transfer.id) { continue }
+            let startsHold = WakeHolds.startsHold(
+                gatheredBytes: transfer.body.gatheredBytes,
+                consumerParked: transfer.events.events.hasParkedConsumer
+            )
+            if startsHold {
+                let instant = now ?? .now
+                now = instant
+                wakeHolds.start(transfer.id, subject: transfer, now: instant)
+                continue
+            }
             transfer.body.flushGathered()
         }
         gatheringTransfers.removeAll(keepingCapacity: true)
     }
 
+    /// Ends the wake-up holds that are due (``ConsumerWakeHolds``): their gathered bytes go out and
+    /// their consumers are resumed with this iteration's other wake-ups.
+    private func endDueWakeHolds() {
+        let now = ContinuousClock.now
+        wakeHolds.endHolds(
+            where: { hold in
+                let transfer = hold.subject
+                if transfer.finished || transfer.events.isConsumerDone { return true }
+                return WakeHolds.isDue(
+                    heldBytes: transfer.events.bufferedBodyBytes + transfer.body.gatheredBytes,
+                    highWaterMark: transfer.events.events.highWaterMark,
+                    deadline: hold.deadline,
+                    now: now
+                )
+            },
+            into: &endedWakeHolds
+        )
+        releaseEndedWakeHolds()
+    }
+
+    /// Hands the ended holds' gathered bytes on and queues their wake-ups for this iteration; out of
+    /// the table first, so that the flushed body's wake-up joins this iteration's batch.
+    private func releaseEndedWakeHolds() {
+        for hold in endedWakeHolds {
+            hold.subject.body.flushGathered()
+            if let wakeUp = hold.wakeUp { deferredResumptions.append(wakeUp) }
+        }
+        endedWakeHolds.removeAll(keepingCapacity: true)
+    }
+
     /// Yields `event` to `events` from the loop thread, keeping the consumer's wake-up for the end of
-    /// the iteration.
-    func yieldDeferringResume(_ event: TransferEvent, to events: TransferEventSource) {
+    /// the iteration, or in the transfer's wake-up hold while one lasts.
+    func yieldDeferringResume(_ event: TransferEvent, to events: TransferEventSource, transferID: Int) {
+        guard !wakeHolds.isEmpty, wakeHolds.isHolding(transferID) else {
+            events.yield(event, deferringResumeInto: &deferredResumptions)
+            return
+        }
+        if case .body = event {
+            if let wakeUp = events.yieldHoldingResume(event), !wakeHolds.keep(wakeUp, for: transferID) {
+                deferredResumptions.append(wakeUp)
+            }
+            return
+        }
+        // Any other event ends the hold: the consumer gets it, and the body before it, now.
+        if let wakeUp = wakeHolds.end(transferID)?.wakeUp { deferredResumptions.append(wakeUp) }
         events.yield(event, deferringResumeInto: &deferredResumptions)
     }
 
@@ -663,12 +727,20 @@ final class CurlLoop: @unchecked Sendable {
         var timeout: Int32 = 1000
         // Tested first: `min()` over an empty dictionary's values still cost a generic walk per pass.
         if !timedUnpauses.isEmpty, let earliest = timedUnpauses.values.min() {
-            let remaining = ContinuousClock.now.duration(to: earliest)
-            let milliseconds =
-                remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
-            timeout = Int32(clamping: max(0, min(Int64(timeout), milliseconds + 1)))
+            timeout = Self.pollTimeout(timeout, until: earliest)
+        }
+        if !wakeHolds.isEmpty, let deadline = wakeHolds.earliestDeadline {
+            timeout = Self.pollTimeout(timeout, until: deadline)
         }
         return timeout
+    }
+
+    /// `timeout`, shortened to wake the poll at `instant` (rounded up to whole milliseconds).
+    private static func pollTimeout(_ timeout: Int32, until instant: ContinuousClock.Instant) -> Int32 {
+        let remaining = ContinuousClock.now.duration(to: instant)
+        let milliseconds =
+            remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: max(0, min(Int64(timeout), milliseconds + 1)))
     }
 
     private func tearDown(_ waiters: [CheckedContinuation<Void, Never>?]) {
@@ -710,6 +782,9 @@ final class CurlLoop: @unchecked Sendable {
         for transfer in active.values {
             finish(transfer, failure: Self.shutDownError(transfer.request.url))
         }
+        // Failing them ended their holds; a hold of a transfer that ended earlier may remain.
+        wakeHolds.endAll(into: &endedWakeHolds)
+        releaseEndedWakeHolds()
         endedTransfers.removeAll()
         closeAllRawConnections()
         idleHandles.removeAll()

@@ -114,7 +114,7 @@ final class CurlTransferState {
         self.easy = easy
         request = pending.request
         origin = pending.origin
-        events = LoopBatchedEvents(events: pending.events, loop: loop)
+        events = LoopBatchedEvents(events: pending.events, loop: loop, transferID: pending.id)
         options = pending.options
         requestBodyPipe = pending.requestBodyPipe
         self.loop = loop

@@ -162,6 +162,9 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
     /// the loop's pass.
     var hasGathered: Bool { !gathered.isEmpty }
 
+    /// The bytes gathered and not yet handed over.
+    var gatheredBytes: Int { gathered.count }
+
     /// Hands the gathered chunks on as one `.body` event. Called before every later event of the
     /// transfer (a head, progress, the end) and at the end of each pass of the loop.
     mutating func flushGathered() {

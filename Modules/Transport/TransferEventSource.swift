@@ -90,6 +90,18 @@ public struct TransferEventSource: Sendable {
         }
     }
 
+    /// Delivers an event like ``yield(_:)`` and returns the parked consumer's wake-up, when the event
+    /// went to one, instead of running it: the producer runs it later (``Resumptions/append(_:)``).
+    ///
+    /// ```swift
+    /// let wakeUp = source.yieldHoldingResume(.body(chunk))
+    /// // ... more chunks queue behind it while the consumer stays parked ...
+    /// wakeUp?.resume()
+    /// ```
+    package func yieldHoldingResume(_ event: TransferEvent) -> TransferEventChannel.Resumption? {
+        channel.yieldHoldingResume(event, finishing: event.isTerminal)
+    }
+
     /// Consumer wake-ups held back by ``yield(_:deferringResumeInto:)``: ``resumeAll()`` runs them.
     ///
     /// A type of its own rather than a batch generic over the channel's element: the transport's
@@ -105,6 +117,12 @@ public struct TransferEventSource: Sendable {
 
         /// Whether no wake-up is held back.
         package var isEmpty: Bool { pending.isEmpty }
+
+        /// Adds a wake-up held back elsewhere (``TransferEventSource/yieldHoldingResume(_:)``), to
+        /// run with the batch.
+        package mutating func append(_ resumption: TransferEventChannel.Resumption) {
+            pending.append(resumption)
+        }
 
         /// Resumes every held-back consumer, in the order their events were yielded, and empties
         /// the batch (its storage is kept for the next one).
