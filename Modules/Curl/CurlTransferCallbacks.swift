@@ -137,7 +137,8 @@ extension CurlTransferState {
         switch body.receive(chunk) {
         case .accepted:
             if noticeWindowOpen, body.hasDeliveredDeclaredLength { closeNoticeWindow() }
-            if body.hasGathered && !flushesAtPassEnd {
+            // The flag first: it is already set for every chunk of a pass after the first.
+            if !flushesAtPassEnd && body.hasGathered {
                 flushesAtPassEnd = true
                 loop.flushAtPassEnd(self)
             }

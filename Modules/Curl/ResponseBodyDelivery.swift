@@ -4,6 +4,29 @@ internal import CourierHTTP
 internal import CourierTransport
 internal import FoundationEssentials
 
+/// What the write callback answers (``ResponseBodyDelivery/receive(_:)``).
+///
+/// Outside the generic delivery on purpose: nested in it, the enum was generic too, and the
+/// callback's `switch` copied each answer through value witnesses, about 400 instructions for
+/// every 16 KiB libcurl writes (callgrind).
+enum ResponseBodyStep {
+    /// The chunk was taken (delivered, written, decoded or discarded).
+    case accepted
+    /// The consumer is behind; the demand handler resumes the transfer.
+    case paused
+    /// The transfer stops; the error says why.
+    case failed(TransportError)
+}
+
+/// What a demand from the consumer does to a paused transfer
+/// (``ResponseBodyDelivery/demandArrived(draining:)``).
+enum ResponseBodyDemand {
+    /// Nothing was paused, or the decoder's held output filled the consumer again.
+    case stayPaused
+    /// Unpause libcurl; a decoding failure (if any) is reported once libcurl delivers again.
+    case resume(failure: TransportError?)
+}
+
 /// A transfer's response body on its way to the consumer or the download file: the room check that
 /// pauses libcurl, the body limit, the content decoder and download progress.
 ///
@@ -12,29 +35,14 @@ internal import FoundationEssentials
 /// libcurl hands over the body as received (its own decoding is off). An encoded body goes into a
 /// `ContentDecoder`, and decoded pieces of at most ``decodedChunkSize`` bytes come out only while the
 /// consumer has room, the same room check an undecoded chunk gets. When the consumer is behind,
-/// ``receive(_:)`` answers ``Step/paused`` (the write callback returns `CURL_WRITEFUNC_PAUSE`):
+/// ``receive(_:)`` answers ``ResponseBodyStep/paused`` (the write callback returns `CURL_WRITEFUNC_PAUSE`):
 /// libcurl keeps the raw chunk (and stops reading the socket), and the decoder keeps the rest of its
 /// input and its state, so a 1000:1 stream holds at most one network read of compressed bytes rather
 /// than its decoded size. libcurl delivers a paused chunk again from its first byte; the bytes of it
 /// the decoder already has are skipped then (`redeliveredEncodedBytes`).
 struct ResponseBodyDelivery<Sink: TransferEventSink> {
-    /// What the write callback answers.
-    enum Step {
-        /// The chunk was taken (delivered, written, decoded or discarded).
-        case accepted
-        /// The consumer is behind; the demand handler resumes the transfer.
-        case paused
-        /// The transfer stops; the error says why.
-        case failed(TransportError)
-    }
-
-    /// What a demand from the consumer does to a paused transfer.
-    enum Demand {
-        /// Nothing was paused, or the decoder's held output filled the consumer again.
-        case stayPaused
-        /// Unpause libcurl; a decoding failure (if any) is reported once libcurl delivers again.
-        case resume(failure: TransportError?)
-    }
+    typealias Step = ResponseBodyStep
+    typealias Demand = ResponseBodyDemand
 
     /// The most decoded bytes handed over at once: libcurl's largest write (`CURL_MAX_WRITE_SIZE`),
     /// so that a decoded body overshoots the high-water mark by no more than an undecoded one.
@@ -71,7 +79,8 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
     /// Chunks not yet handed over as one `.body` event (see ``flushGathered()``).
     private var gathered = GatheredBodyChunks()
     private var redeliveredEncodedBytes = 0
-    private var lastProgress: ContinuousClock.Instant?
+    /// When the last progress event went out (``ProgressClock``), or `nil` before the first head.
+    private var lastProgress: Int64?
 
     init(
         sink: Sink,
@@ -105,7 +114,7 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
         isOpen = true
         self.discardsBody = discardsBody
         self.expectedBodyBytes = expectedBodyBytes
-        lastProgress = .now
+        lastProgress = ProgressClock.nowMilliseconds()
         decoder = nil
         redeliveredEncodedBytes = 0
         contentEncoding = nil
@@ -230,7 +239,7 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
     }
 
     /// Hands decoded pieces on while the consumer has room and the decoder has output
-    /// (``Step/accepted`` once the decoder needs more input).
+    /// (``ResponseBodyStep/accepted`` once the decoder needs more input).
     private mutating func drain(_ decoder: ContentDecoder, ignoringRoom: Bool = false) -> Step {
         while true {
             if download == nil && !ignoringRoom && !sink.hasRoomForBody() { return .paused }
@@ -296,8 +305,8 @@ struct ResponseBodyDelivery<Sink: TransferEventSink> {
 
     /// Reports download progress, at most once per progress interval unless `force`d.
     mutating func reportProgress(force: Bool) {
-        let now = ContinuousClock.now
-        if !force, let lastProgress, lastProgress.duration(to: now) < UploadPump.progressInterval { return }
+        let now = ProgressClock.nowMilliseconds()
+        if !force, let lastProgress, now - lastProgress < ProgressClock.intervalMilliseconds { return }
         lastProgress = now
         let completed = download?.length ?? decodedBytes
         // The bytes the progress counts reach the consumer first.

@@ -41,8 +41,8 @@ struct UploadPump {
     private var lastProgress: ContinuousClock.Instant?
     private var lastProgressBytes: Int64 = -1
 
-    /// How often progress is reported, either way (uploads here, downloads in `ResponseBodyDelivery`).
-    static let progressInterval: Duration = .milliseconds(50)
+    /// How often upload progress is reported (``ProgressClock/intervalMilliseconds``).
+    static let progressInterval: Duration = .milliseconds(ProgressClock.intervalMilliseconds)
 
     init(source: Source, url: URL, declaredLength: Int64?) {
         self.source = source
