@@ -103,7 +103,10 @@ import Testing
         // Until the rest is sent the stream stalls: a hold that never ended would keep the burst
         // from the consumer until then. It ends a millisecond after it starts; the bound leaves room
         // for a loaded machine (0.4 s was seen under ThreadSanitizer beside the other suites).
-        #expect(latency < .milliseconds(750), "the burst took \(latency) to reach the consumer")
+        #expect(
+            latency < IntegrationEnvironment.bound(.milliseconds(750)),
+            "the burst took \(latency) to reach the consumer"
+        )
         try await LoopbackListener.sendAll(peer, [UInt8](repeating: 0x62, count: rest))
         let (received, completed) = await consumer.value
         #expect(completed)
@@ -133,7 +136,7 @@ import Testing
         }
         let latency = try #require(cancelledAt).duration(to: .now)
         #expect(failure?.category == .cancelled)
-        #expect(latency < .seconds(1))
+        #expect(latency < IntegrationEnvironment.bound(.seconds(1)))
         #expect(received < 1 << 30)
         await transport.shutdown()
     }
@@ -157,7 +160,7 @@ import Testing
         // The loop removed the handle: shutdown finds nothing left to cancel and returns promptly.
         let start = ContinuousClock.now
         await transport.shutdown()
-        #expect(start.duration(to: .now) < .seconds(1))
+        #expect(start.duration(to: .now) < IntegrationEnvironment.bound(.seconds(1)))
     }
 
     @Test(.enabled(if: CurlTestServers.hasHTTP, "TEST_HTTP_URL not set"))

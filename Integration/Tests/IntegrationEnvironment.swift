@@ -14,6 +14,15 @@ enum IntegrationEnvironment {
             .appendingPathComponent("tools")
     }
 
+    /// How many times its wall-clock bound a promptness assertion allows: 1, or what
+    /// `COURIER_TEST_TIME_SCALE` says. `ci/sanitize thread` sets it: ThreadSanitizer runs the code
+    /// several times slower, and its concurrency suites run side by side on two cores.
+    static var timeScale: Int {
+        ProcessInfo.processInfo.environment["COURIER_TEST_TIME_SCALE"].flatMap(Int.init).map { max(1, $0) } ?? 1
+    }
+
+    /// `bound`, scaled by ``timeScale``.
+    static func bound(_ bound: Duration) -> Duration { bound * timeScale }
 }
 
 /// Runs a helper script under the test Python, feeding `input` on stdin.

@@ -40,7 +40,7 @@ final class LoopbackListener {
     /// The connection a client opened, taken from the backlog (waits up to 5 seconds, off the
     /// cooperative pool's threads: the accept does not block).
     func acceptPeer() async throws -> Int32 {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + IntegrationEnvironment.bound(.seconds(5))
         while ContinuousClock.now < deadline {
             let peer = accept(descriptor, nil, nil)
             if peer >= 0 { return peer }
@@ -54,7 +54,7 @@ final class LoopbackListener {
     static func receiveUntilClosed(_ peer: Int32, expecting: Int?) async throws -> ArraySlice<UInt8> {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + IntegrationEnvironment.bound(.seconds(5))
         while ContinuousClock.now < deadline {
             let count = buffer.withUnsafeMutableBytes { recv(peer, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count > 0 {
@@ -75,7 +75,7 @@ final class LoopbackListener {
     static func receiveRequestHead(_ peer: Int32) async throws {
         var received: [UInt8] = []
         var byte: UInt8 = 0
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + IntegrationEnvironment.bound(.seconds(5))
         while ContinuousClock.now < deadline {
             if recv(peer, &byte, 1, Int32(MSG_DONTWAIT)) == 1 {
                 received.append(byte)
@@ -93,7 +93,7 @@ final class LoopbackListener {
     /// socket's buffer is full); fails after 5 seconds.
     static func sendAll(_ peer: Int32, _ bytes: [UInt8]) async throws {
         var offset = 0
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + IntegrationEnvironment.bound(.seconds(5))
         while offset < bytes.count {
             guard ContinuousClock.now < deadline else { throw ToolError(message: "the client read too slowly") }
             let sent = bytes[offset...].withUnsafeBytes { send(peer, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
