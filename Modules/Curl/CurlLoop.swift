@@ -462,8 +462,10 @@ final class CurlLoop: @unchecked Sendable {
         let now = ContinuousClock.now
         wakeHolds.endHolds(
             where: { hold in
+                // A transfer's end yields its terminal event, which ends the hold; a consumer that
+                // left needs nothing more held for it.
                 let transfer = hold.subject
-                if transfer.finished || transfer.events.isConsumerDone { return true }
+                if transfer.events.isConsumerDone { return true }
                 return WakeHolds.isDue(
                     heldBytes: transfer.events.bufferedBodyBytes + transfer.body.gatheredBytes,
                     highWaterMark: transfer.events.events.highWaterMark,
@@ -489,10 +491,12 @@ final class CurlLoop: @unchecked Sendable {
     /// Yields `event` to `events` from the loop thread, keeping the consumer's wake-up for the end of
     /// the iteration, or in the transfer's wake-up hold while one lasts.
     func yieldDeferringResume(_ event: TransferEvent, to events: TransferEventSource, transferID: Int) {
-        guard !wakeHolds.isEmpty, wakeHolds.isHolding(transferID) else {
+        guard !wakeHolds.isEmpty else {
             events.yield(event, deferringResumeInto: &deferredResumptions)
             return
         }
+        // A body chunk's wake-up stays in the transfer's hold, or joins the iteration's batch when
+        // the transfer has none.
         if case .body = event {
             if let wakeUp = events.yieldHoldingResume(event), !wakeHolds.keep(wakeUp, for: transferID) {
                 deferredResumptions.append(wakeUp)
