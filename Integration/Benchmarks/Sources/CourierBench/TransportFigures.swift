@@ -13,6 +13,8 @@ struct TransportFigures {
     var bytesUp = 0.0
     /// New TCP connections the client opened; `nil` when the client cannot tell (URLSession).
     var connects: Double?
+    /// CPU time of the server's workers during the run (``ServerCPU``); `nil` when not known.
+    var serverCPUMicroseconds: Double?
 
     /// Parses the last figure line in `output`, or returns `nil` when there is none.
     init?(output: String) {
@@ -38,11 +40,17 @@ struct TransportFigures {
     var requestsPerSecond: Double { Double(requests) / seconds }
     var mebibytesPerSecond: Double { (bytesDown + bytesUp) / 1_048_576 / seconds }
     var cpuMicrosecondsPerRequest: Double { cpuMicroseconds / Double(max(requests, 1)) }
+    var serverCPUMicrosecondsPerRequest: Double? { serverCPUMicroseconds.map { $0 / Double(max(requests, 1)) } }
+    /// The client's and the server's CPU per request together, when the server's is known.
+    var systemCPUMicrosecondsPerRequest: Double? {
+        serverCPUMicrosecondsPerRequest.map { cpuMicrosecondsPerRequest + $0 }
+    }
     var rssMiB: Double { rssKiB / 1024 }
 
     /// One line for stderr.
     var summary: String {
         let connections = connects.map { String(Int($0)) } ?? "?"
+        let server = serverCPUMicrosecondsPerRequest.map { String(format: ", server %.1f us CPU/req", $0) } ?? ""
         return String(
             format: "%.0f req/s, %.1f MiB/s, %.0f us CPU/req, rss %.1f MiB, connects %@, ok %d/%d, %.2f s",
             requestsPerSecond,
@@ -53,6 +61,6 @@ struct TransportFigures {
             ok,
             requests,
             seconds
-        )
+        ) + server
     }
 }
