@@ -375,9 +375,17 @@ enum TransportGroup {
         if workload.isDownload {
             metrics.append(("mib_per_s", median(runs.map(\.mebibytesPerSecond)).rounded()))
             metrics.append(("cpu_ms_per_req", rounded(median(runs.map(\.cpuMicrosecondsPerRequest)) / 1000, places: 1)))
+            let server = runs.compactMap(\.serverCPUMicrosecondsPerRequest)
+            if server.count == runs.count {
+                metrics.append(("server_cpu_ms_per_req", rounded(median(server) / 1000, places: 1)))
+            }
         } else {
             metrics.append(("rps", median(runs.map(\.requestsPerSecond)).rounded()))
             metrics.append(("cpu_us_per_req", median(runs.map(\.cpuMicrosecondsPerRequest)).rounded()))
+            let server = runs.compactMap(\.serverCPUMicrosecondsPerRequest)
+            if server.count == runs.count {
+                metrics.append(("server_cpu_us_per_req", rounded(median(server), places: 1)))
+            }
         }
         metrics.append(("rss_mib", rounded(median(runs.map(\.rssMiB)), places: 1)))
         // Ratios pair each run with the C client's run of the same round.
@@ -403,7 +411,8 @@ enum TransportGroup {
     }
 
     /// `ratio` and `cpu_ratio`: medians of each run's figures over the reference's run of the same
-    /// round (none when no round has both).
+    /// round (none when no round has both); `system_cpu_ratio` the same for client plus server CPU
+    /// (``ServerCPU``), when every paired run has the server's figure.
     static func ratios(
         _ own: [Int: TransportFigures],
         against reference: [Int: TransportFigures]
@@ -412,7 +421,20 @@ enum TransportGroup {
             let throughput = pairedMedian(own, reference, { $0.requestsPerSecond / $1.requestsPerSecond }),
             let cpu = pairedMedian(own, reference, { $0.cpuMicrosecondsPerRequest / $1.cpuMicrosecondsPerRequest })
         else { return [] }
-        return [("ratio", rounded(throughput, places: 2)), ("cpu_ratio", rounded(cpu, places: 2))]
+        var ratios = [("ratio", rounded(throughput, places: 2)), ("cpu_ratio", rounded(cpu, places: 2))]
+        let serverKnown = [own, reference].allSatisfy { $0.values.allSatisfy { $0.serverCPUMicroseconds != nil } }
+        if serverKnown,
+            let system = pairedMedian(
+                own,
+                reference,
+                {
+                    ($0.systemCPUMicrosecondsPerRequest ?? 0) / ($1.systemCPUMicrosecondsPerRequest ?? 1)
+                }
+            )
+        {
+            ratios.append(("system_cpu_ratio", rounded(system, places: 2)))
+        }
+        return ratios
     }
 
     /// The median of `value(run, other run of the same round)`, or `nil` when no round has both.
