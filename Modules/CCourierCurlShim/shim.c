@@ -96,6 +96,16 @@ CURLMcode courier_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long 
     return curl_multi_setopt(multi, option, value);
 }
 
+CURLMcode courier_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+CURLMcode courier_curl_multi_setopt_socket_function(CURLM *multi, curl_socket_callback function) {
+    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, function);
+}
+
+const curl_socket_t courier_curl_socket_timeout = CURL_SOCKET_TIMEOUT;
+
 CURLSHcode courier_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
     return curl_share_setopt(share, option, value);
 }

@@ -16,7 +16,7 @@ struct PendingRawConnection: Sendable {
 ///
 /// A raw connection is a transfer's handle (the same options, trust hook and proxy settings) with
 /// `CURLOPT_CONNECT_ONLY`: libcurl connects (tunnel and TLS handshake included) in
-/// `curl_multi_perform` and reports `CURLMSG_DONE`; from then on the loop moves bytes with
+/// the loop's libcurl pass and reports `CURLMSG_DONE`; from then on the loop moves bytes with
 /// `curl_easy_send` and `curl_easy_recv` and waits for the socket in `curl_multi_poll`'s extra
 /// descriptors.
 extension CurlLoop {
@@ -218,30 +218,5 @@ extension CurlLoop {
             url: connection.url,
             metrics: nil
         )
-    }
-
-    // MARK: Polling
-
-    /// `curl_multi_poll`, also waiting for the raw connections' sockets; a socket that became
-    /// ready marks its connection for service.
-    func pollWithRawConnections(timeout: Int32) -> CURLMcode {
-        // Most loops have none: no arrays are set up for them.
-        if rawConnections.isEmpty { return curl_multi_poll(multi, nil, 0, timeout, nil) }
-        var waits: [curl_waitfd] = []
-        var owners: [RawConnectionState] = []
-        for connection in rawConnections.values {
-            let events = connection.pollEvents
-            guard events != 0 else { continue }
-            waits.append(curl_waitfd(fd: connection.socket, events: events, revents: 0))
-            owners.append(connection)
-        }
-        guard !waits.isEmpty else { return curl_multi_poll(multi, nil, 0, timeout, nil) }
-        let code = waits.withUnsafeMutableBufferPointer { waits in
-            curl_multi_poll(multi, waits.baseAddress, UInt32(waits.count), timeout, nil)
-        }
-        for (wait, connection) in zip(waits, owners) where wait.revents != 0 {
-            connection.needsService = true
-        }
-        return code
     }
 }

@@ -5,7 +5,7 @@
 /// it, a cooperative-pool thread is woken (a futex wake and a context switch), the consumer runs
 /// there and posts its next command back, which may wake the loop in turn. A task that prefers the
 /// loop runs between the loop's passes on the loop thread itself: its events arrive with no wake-up,
-/// and a transfer it starts is added in the same pass, before `curl_multi_perform`.
+/// and a transfer it starts is added in the same pass, before libcurl runs.
 ///
 /// Jobs run between libcurl calls, never inside a callback, so a job may post commands (start,
 /// cancel, demand) freely. Whatever a job does, no transfer moves meanwhile: only event-draining work

@@ -58,8 +58,10 @@ enum CookieOperation: Sendable {
 /// One thread that owns a libcurl multi handle and every easy handle of one transport.
 ///
 /// The thread runs: drain the inbox (add, cancel, pause and unpause, suspend, resume, cookie
-/// operations, shutdown) → `curl_multi_perform` → `curl_multi_info_read` → `curl_multi_poll`, with
-/// the poll timeout taken from libcurl and from the earliest scheduled request-body unpause. Other
+/// operations, shutdown) → `curl_multi_socket_action` for the sockets the last poll found ready and
+/// for libcurl's expired timers (see `CurlLoop+SocketActions.swift`) → `curl_multi_info_read` →
+/// `curl_multi_poll`, with the poll timeout taken from libcurl and from the earliest scheduled
+/// request-body unpause. Other
 /// threads only append to the `Lock` inbox and, when the loop polls, call `curl_multi_wakeup` under
 /// the same lock, so the multi handle is never woken after its cleanup. Nothing on this thread sleeps or blocks except in
 /// `curl_multi_poll`.
@@ -145,7 +147,7 @@ final class CurlLoop: @unchecked Sendable {
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
-    /// Connections a transfer found broken during `curl_multi_perform` (an HTTP/2 GOAWAY with an
+    /// Connections a transfer found broken while libcurl ran (an HTTP/2 GOAWAY with an
     /// error): the noticing transfer's id and socket, and the failure for every transfer on it.
     private var brokenConnections: [(id: Int, socket: Int32?, failure: TransportError)] = []
     private var cookieHandle: UnsafeMutableRawPointer?
@@ -196,6 +198,24 @@ final class CurlLoop: @unchecked Sendable {
     #endif
     /// Whether to wait a moment for the next command before polling (see ``IdleSpin``).
     private var idleSpin = IdleSpin()
+    /// Whether libcurl is driven socket by socket (see `CurlLoop+SocketActions.swift`); `false`
+    /// only when it refused the socket callback.
+    private(set) var drivesBySocket = false
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    /// libcurl's sockets and what it waits for on each (``CurlSocketInterests``).
+    var curlSockets = CurlSocketInterests()
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    /// Sockets the last poll found ready, with their `curl_multi_socket_action` masks.
+    var readyCurlSockets: [(socket: curl_socket_t, mask: Int32)] = []
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    /// The poll's descriptors, rebuilt before each poll (kept to reuse the storage).
+    var pollWaits: [curl_waitfd] = []
 
     /// Creates the multi and share handles; `nil` when libcurl cannot allocate them.
     init?(configuration: CurlTransport.Configuration) {
@@ -236,6 +256,10 @@ final class CurlLoop: @unchecked Sendable {
             configuration.maxConcurrentStreams,
             "CURLMOPT_MAX_CONCURRENT_STREAMS"
         )
+        drivesBySocket = installSocketCallback()
+        if !drivesBySocket {
+            diagnose(.error, "libcurl rejected CURLMOPT_SOCKETFUNCTION: driving it with curl_multi_perform")
+        }
         // Once per transport: a libcurl whose messages were not verified would fail the checks quietly.
         LibcurlText.reportCompatibility(
             versionNumber: CurlRuntime.versionNumber,
@@ -322,7 +346,7 @@ final class CurlLoop: @unchecked Sendable {
 
     /// How many times one iteration takes the inbox again before driving libcurl: a job often
     /// enqueues the next (a child task's end resumes its parent, which starts the next request), and
-    /// the chain is best finished before `curl_multi_perform`; the bound keeps tasks that keep
+    /// the chain is best finished before libcurl runs; the bound keeps tasks that keep
     /// waking each other from starving the transfers.
     private static let inboxRoundsPerIteration = 16
 
@@ -376,9 +400,7 @@ final class CurlLoop: @unchecked Sendable {
                 jobs.removeAll(keepingCapacity: true)
             }
             if stopping { break }
-            var running: Int32 = 0
-            let performed = curl_multi_perform(multi, &running)
-            if performed != CURLM_OK { multiCallFailed("curl_multi_perform", performed) }
+            driveLibcurl()
             reapFinishedTransfers()
             if !brokenConnections.isEmpty { failTransfersOnBrokenConnections() }
             if !rawConnections.isEmpty { serviceRawConnections() }
@@ -401,7 +423,7 @@ final class CurlLoop: @unchecked Sendable {
             }
             // Commands that arrived meanwhile (consumers just resumed post demand) are handled first.
             if inboxEmpty {
-                let polled = pollWithRawConnections(timeout: pollTimeout())
+                let polled = pollSockets(timeout: pollTimeout())
                 if polled != CURLM_OK { multiCallFailed("curl_multi_poll", polled) }
             }
         }
@@ -422,7 +444,7 @@ final class CurlLoop: @unchecked Sendable {
 
     /// A multi-handle call failed: the loop goes on (the next pass retries it, and libcurl fails the
     /// transfers it cannot drive), but nothing else would say so.
-    private func multiCallFailed(_ call: StaticString, _ code: CURLMcode) {
+    func multiCallFailed(_ call: StaticString, _ code: CURLMcode) {
         diagnose(
             .error,
             "\(call) failed: \(String(cString: curl_multi_strerror(code)))",
@@ -685,8 +707,8 @@ final class CurlLoop: @unchecked Sendable {
         endedTransfers.removeAll(keepingCapacity: true)
     }
 
-    /// Called by a transfer (inside `curl_multi_perform`) whose connection the server declared broken
-    /// while leaving the socket open; the transfers on it are failed once `curl_multi_perform` returns.
+    /// Called by a transfer (inside libcurl's run of the pass) whose connection the server declared
+    /// broken while leaving the socket open; the transfers on it are failed once libcurl returns.
     func connectionBroke(under transfer: CurlTransferState, failure: TransportError) {
         brokenConnections.append((transfer.id, transfer.activeSocket, failure))
     }

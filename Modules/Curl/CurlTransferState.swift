@@ -14,7 +14,7 @@ internal import FoundationEssentials
 /// One transfer's easy handle and everything its libcurl callbacks touch.
 ///
 /// Confinement: created, used and released on the loop thread only. libcurl calls its callbacks from
-/// `curl_multi_perform` and `curl_easy_pause`, both on the loop thread, with this object (unretained)
+/// `curl_multi_socket_action` and `curl_easy_pause`, both on the loop thread, with this object (unretained)
 /// as user data; the loop's `active` table keeps it alive until `curl_multi_remove_handle`.
 /// Callbacks may re-enter while `curl_easy_pause` runs, so every callback reads its state fresh.
 /// The properties the callbacks touch skip the runtime's exclusivity checks in release builds only,

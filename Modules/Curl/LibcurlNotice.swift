@@ -131,7 +131,7 @@ extension CurlTransferState {
             )
             pendingFailure = failure
             // libcurl would wait for the rest of the stream on a socket the server left open: the loop
-            // fails every transfer on this connection after the current `curl_multi_perform`.
+            // fails every transfer on this connection after libcurl's current run.
             loop.connectionBroke(under: self, failure: failure)
         }
     }

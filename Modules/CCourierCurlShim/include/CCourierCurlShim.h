@@ -38,6 +38,11 @@ CURLcode courier_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const cha
 CURLcode courier_curl_easy_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist *_Nullable *_Nonnull out);
 
 CURLMcode courier_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+CURLMcode courier_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *_Nullable value);
+/// `CURLMOPT_SOCKETFUNCTION`: libcurl tells which sockets it wants watched, and for what.
+CURLMcode courier_curl_multi_setopt_socket_function(CURLM *multi, curl_socket_callback _Nullable function);
+/// `CURL_SOCKET_TIMEOUT`, for `curl_multi_socket_action` on expired timers.
+extern const curl_socket_t courier_curl_socket_timeout;
 CURLSHcode courier_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
 
 /// Names the loop thread. glibc declares it only under `_GNU_SOURCE`, which Swift's importer does not
