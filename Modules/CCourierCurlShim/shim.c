@@ -1,4 +1,7 @@
 #define _GNU_SOURCE
+#include <sys/eventfd.h>
+#include <stdint.h>
+#include <unistd.h>
 #include "CCourierCurlShim.h"
 
 #include <dlfcn.h>
@@ -105,6 +108,21 @@ CURLMcode courier_curl_multi_setopt_socket_function(CURLM *multi, curl_socket_ca
 }
 
 const curl_socket_t courier_curl_socket_timeout = CURL_SOCKET_TIMEOUT;
+
+int courier_wake_descriptor_create(void) {
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+void courier_wake_descriptor_signal(int descriptor) {
+    uint64_t one = 1;
+    /* EAGAIN only when the counter is near overflow, when the descriptor is readable anyway. */
+    (void)!write(descriptor, &one, sizeof one);
+}
+
+void courier_wake_descriptor_drain(int descriptor) {
+    uint64_t count;
+    (void)!read(descriptor, &count, sizeof count);
+}
 
 CURLSHcode courier_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
     return curl_share_setopt(share, option, value);

@@ -35,7 +35,7 @@ struct ConsumerWakeHolds<Subject, WakeUp> {
     /// Body bytes gathered in one pass from which a transfer counts as fast enough to hold.
     static var minimumPassBytes: Int { 64 << 10 }
 
-    /// The longest a consumer's wake-up is held; `curl_multi_poll` waits in whole milliseconds.
+    /// The longest a consumer's wake-up is held; the loop's poll waits in whole milliseconds.
     static var maximumHold: Duration { .milliseconds(1) }
 
     /// Whether a pass that gathered `gatheredBytes` for a transfer with a parked consumer starts a

@@ -17,8 +17,8 @@ struct PendingRawConnection: Sendable {
 /// A raw connection is a transfer's handle (the same options, trust hook and proxy settings) with
 /// `CURLOPT_CONNECT_ONLY`: libcurl connects (tunnel and TLS handshake included) in
 /// the loop's libcurl pass and reports `CURLMSG_DONE`; from then on the loop moves bytes with
-/// `curl_easy_send` and `curl_easy_recv` and waits for the socket in `curl_multi_poll`'s extra
-/// descriptors.
+/// `curl_easy_send` and `curl_easy_recv` and waits for the socket in its own poll, beside
+/// libcurl's sockets.
 extension CurlLoop {
     func openRawConnection(
         _ pending: PendingRawConnection,

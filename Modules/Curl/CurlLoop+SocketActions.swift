@@ -1,15 +1,21 @@
 internal import CCourierCurl
 internal import CCourierCurlShim
 
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
+
 /// Driving libcurl by socket (`curl_multi_socket_action`), on the loop thread.
 ///
-/// libcurl reports the sockets it wants watched through its socket callback (``CurlSocketInterests``);
-/// the loop passes them to `curl_multi_poll` as extra descriptors, which tells it which are ready,
-/// and hands each ready one to `curl_multi_socket_action`, then runs libcurl's expired timers
-/// (`CURL_SOCKET_TIMEOUT`, which also starts new transfers and resumes unpaused ones). Waking the
-/// loop stays `curl_multi_wakeup`, and the poll still waits for libcurl's own sockets as well: only
-/// what happens after it changes. Should libcurl refuse the socket callback, the loop drives it with
-/// `curl_multi_perform` as before.
+/// libcurl reports the sockets it wants watched through its socket callback, kept in the loop's
+/// poll set (``CurlSocketInterests``) beside the loop's wake-up descriptor; the loop polls that set
+/// itself, with libcurl's own timeout (`curl_multi_timeout`) as one bound, and hands each ready
+/// socket to `curl_multi_socket_action`, then runs libcurl's expired timers once
+/// (`CURL_SOCKET_TIMEOUT`, which also starts new transfers and continues unpaused ones). Other
+/// threads wake the loop through the wake-up descriptor (an eventfd); `curl_multi_wakeup` would
+/// need `curl_multi_poll`, which polls libcurl's sockets itself and so cannot say which are ready.
 extension CurlLoop {
     /// Installs the socket callback; `false` when libcurl refused it.
     func installSocketCallback() -> Bool {
@@ -20,7 +26,7 @@ extension CurlLoop {
             // multi handle.
             guard let context else { return 0 }
             let loop = Unmanaged<CurlLoop>.fromOpaque(context).takeUnretainedValue()
-            loop.curlSockets.update(socket: socket, what: what)
+            loop.pollSet.update(socket: socket, what: what)
             return 0
         }
         return data == CURLM_OK && function == CURLM_OK
@@ -28,12 +34,6 @@ extension CurlLoop {
 
     /// Lets libcurl act on the sockets the last poll found ready, then on its expired timers.
     func driveLibcurl() {
-        guard drivesBySocket else {
-            var running: Int32 = 0
-            let performed = curl_multi_perform(multi, &running)
-            if performed != CURLM_OK { multiCallFailed("curl_multi_perform", performed) }
-            return
-        }
         var running: Int32 = 0
         if !readyCurlSockets.isEmpty {
             for ready in readyCurlSockets {
@@ -42,7 +42,7 @@ extension CurlLoop {
             }
             readyCurlSockets.removeAll(keepingCapacity: true)
         }
-        // Once a pass, like `curl_multi_perform` runs each transfer once: a timer due again at once
+        // Once a pass, as `curl_multi_perform` ran each transfer once: a timer due again at once
         // (data libcurl holds, an unpause) runs in the next pass, after the loop's inbox and its
         // consumers' wake-ups, so that one fast transfer cannot hold the loop.
         var timeout = -1
@@ -52,41 +52,36 @@ extension CurlLoop {
         }
     }
 
-    /// `curl_multi_poll`, also waiting for libcurl's sockets as extra descriptors (to learn which
-    /// are ready) and for the raw connections' sockets; a raw socket that became ready marks its
-    /// connection for service.
-    func pollSockets(timeout: Int32) -> CURLMcode {
-        // Most loops have no raw connections, and one that is driven by `curl_multi_perform` needs
-        // no list of libcurl's sockets: no array is set up for either.
-        let watchesCurlSockets = drivesBySocket && !curlSockets.isEmpty
-        if rawConnections.isEmpty && !watchesCurlSockets { return curl_multi_poll(multi, nil, 0, timeout, nil) }
-        pollWaits.removeAll(keepingCapacity: true)
-        if watchesCurlSockets {
-            for (socket, events) in curlSockets.events {
-                pollWaits.append(curl_waitfd(fd: socket, events: events, revents: 0))
-            }
-        }
-        let curlSocketCount = pollWaits.count
+    /// Waits for the wake-up descriptor, libcurl's sockets and the raw connections' sockets, at most
+    /// `timeout` milliseconds or until libcurl's next timer; notes which of libcurl's sockets are
+    /// ready, and marks a raw connection whose socket became ready for service.
+    func pollSockets(timeout: Int32) {
         var owners: [RawConnectionState] = []
         if !rawConnections.isEmpty {
             for connection in rawConnections.values {
                 let events = connection.pollEvents
                 guard events != 0 else { continue }
-                pollWaits.append(curl_waitfd(fd: connection.socket, events: events, revents: 0))
+                pollSet.appendTemporary(socket: connection.socket, events: events)
                 owners.append(connection)
             }
         }
-        if pollWaits.isEmpty { return curl_multi_poll(multi, nil, 0, timeout, nil) }
-        let code = pollWaits.withUnsafeMutableBufferPointer { waits in
-            curl_multi_poll(multi, waits.baseAddress, UInt32(waits.count), timeout, nil)
+        var wait = timeout
+        var curlTimeout = -1
+        if curl_multi_timeout(multi, &curlTimeout) == CURLM_OK, curlTimeout >= 0, curlTimeout < Int(wait) {
+            wait = Int32(curlTimeout)
         }
-        for wait in pollWaits[..<curlSocketCount] where wait.revents != 0 {
-            let mask = CurlSocketInterests.actionMask(revents: wait.revents)
-            if mask != 0 { readyCurlSockets.append((wait.fd, mask)) }
+        if pollSet.waitForReadiness(timeout: wait) > 0 {
+            let descriptors = pollSet.descriptors
+            if descriptors[0].revents != 0 { courier_wake_descriptor_drain(wakeDescriptor) }
+            let rawStart = 1 + pollSet.curlSocketCount
+            for index in 1..<rawStart where descriptors[index].revents != 0 {
+                let mask = CurlSocketInterests.actionMask(revents: descriptors[index].revents)
+                if mask != 0 { readyCurlSockets.append((descriptors[index].fd, mask)) }
+            }
+            for (offset, connection) in owners.enumerated() where descriptors[rawStart + offset].revents != 0 {
+                connection.needsService = true
+            }
         }
-        for (wait, connection) in zip(pollWaits[curlSocketCount...], owners) where wait.revents != 0 {
-            connection.needsService = true
-        }
-        return code
+        if !owners.isEmpty { pollSet.removeTemporaryDescriptors() }
     }
 }

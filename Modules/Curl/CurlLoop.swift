@@ -60,16 +60,15 @@ enum CookieOperation: Sendable {
 /// The thread runs: drain the inbox (add, cancel, pause and unpause, suspend, resume, cookie
 /// operations, shutdown) → `curl_multi_socket_action` for the sockets the last poll found ready and
 /// for libcurl's expired timers (see `CurlLoop+SocketActions.swift`) → `curl_multi_info_read` →
-/// `curl_multi_poll`, with the poll timeout taken from libcurl and from the earliest scheduled
-/// request-body unpause. Other
-/// threads only append to the `Lock` inbox and, when the loop polls, call `curl_multi_wakeup` under
-/// the same lock, so the multi handle is never woken after its cleanup. Nothing on this thread sleeps or blocks except in
-/// `curl_multi_poll`.
+/// `poll(2)` on its wake-up eventfd and libcurl's sockets, with the timeout taken from libcurl and
+/// from the earliest scheduled request-body unpause. Other threads only append to the `Lock` inbox
+/// and, when the loop polls, signal the eventfd under the same lock, so it is never signalled after
+/// the loop closed it. Nothing on this thread sleeps or blocks except in that poll.
 ///
 /// `@unchecked Sendable`: the C handles (`CURLM`, `CURLSH`, the configuration slists) and `active`
 /// are created before the thread starts and are touched only on the loop thread afterwards (the
-/// confinement rule); the one member used from other threads is `inbox`, a `Lock`, through `post`,
-/// which calls `curl_multi_wakeup`, the one libcurl call documented as safe from any thread.
+/// confinement rule); the members used from other threads are `inbox`, a `Lock`, through `post`,
+/// and the wake-up eventfd it signals under that lock.
 ///
 /// Exclusivity: the loop-confined properties every transfer touches skip the runtime's exclusivity
 /// checks in release builds (`@exclusivity(unchecked)` under `#if !DEBUG`). With
@@ -106,7 +105,7 @@ final class CurlLoop: @unchecked Sendable {
         /// Swift jobs of tasks that prefer this loop as their executor (see `CurlLoop+TaskExecutor`).
         var jobs: [UnownedJob] = []
         var closed = false
-        /// The loop found the inbox empty and is in, or about to enter, `curl_multi_poll`.
+        /// The loop found the inbox empty and is in, or about to enter, its poll.
         var polling = false
     }
 
@@ -198,24 +197,18 @@ final class CurlLoop: @unchecked Sendable {
     #endif
     /// Whether to wait a moment for the next command before polling (see ``IdleSpin``).
     private var idleSpin = IdleSpin()
-    /// Whether libcurl is driven socket by socket (see `CurlLoop+SocketActions.swift`); `false`
-    /// only when it refused the socket callback.
-    private(set) var drivesBySocket = false
+    /// The eventfd other threads signal to end the loop's poll (see ``post(_:)``).
+    let wakeDescriptor: Int32
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
-    /// libcurl's sockets and what it waits for on each (``CurlSocketInterests``).
-    var curlSockets = CurlSocketInterests()
+    /// What the loop polls: the wake-up descriptor and libcurl's sockets (``CurlSocketInterests``).
+    var pollSet: CurlSocketInterests
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
     /// Sockets the last poll found ready, with their `curl_multi_socket_action` masks.
     var readyCurlSockets: [(socket: curl_socket_t, mask: Int32)] = []
-    #if !DEBUG
-        @exclusivity(unchecked)
-    #endif
-    /// The poll's descriptors, rebuilt before each poll (kept to reuse the storage).
-    var pollWaits: [curl_waitfd] = []
 
     /// Creates the multi and share handles; `nil` when libcurl cannot allocate them.
     init?(configuration: CurlTransport.Configuration) {
@@ -224,6 +217,14 @@ final class CurlLoop: @unchecked Sendable {
             curl_multi_cleanup(multi)
             return nil
         }
+        let wakeDescriptor = courier_wake_descriptor_create()
+        guard wakeDescriptor >= 0 else {
+            curl_share_cleanup(share)
+            curl_multi_cleanup(multi)
+            return nil
+        }
+        self.wakeDescriptor = wakeDescriptor
+        pollSet = CurlSocketInterests(wakeDescriptor: wakeDescriptor)
         self.configuration = configuration
         hasDiagnostics = configuration.hasDiagnosticsHandler
         admission = OriginAdmission(
@@ -256,9 +257,15 @@ final class CurlLoop: @unchecked Sendable {
             configuration.maxConcurrentStreams,
             "CURLMOPT_MAX_CONCURRENT_STREAMS"
         )
-        drivesBySocket = installSocketCallback()
-        if !drivesBySocket {
-            diagnose(.error, "libcurl rejected CURLMOPT_SOCKETFUNCTION: driving it with curl_multi_perform")
+        // Every libcurl since 7.15.4 takes a socket callback; without it the loop could not run.
+        guard installSocketCallback() else {
+            diagnose(.error, "libcurl rejected CURLMOPT_SOCKETFUNCTION")
+            curl_multi_cleanup(multi)
+            curl_share_cleanup(share)
+            curl_slist_free_all(resolveList)
+            curl_slist_free_all(connectToList)
+            close(wakeDescriptor)
+            return nil
         }
         // Once per transport: a libcurl whose messages were not verified would fail the checks quietly.
         LibcurlText.reportCompatibility(
@@ -314,9 +321,9 @@ final class CurlLoop: @unchecked Sendable {
     ///
     /// No wake-up is lost: `polling` is set under this lock, and only when the inbox is empty. A
     /// command appended before that is seen by the loop, which then does not poll; one appended after
-    /// it finds `polling` set and wakes the loop. `curl_multi_wakeup` writes to a socket pair that
-    /// `curl_multi_poll` also watches, so a wake-up sent before the loop actually enters the poll
-    /// still ends it at once. The first wake-up clears `polling`: the commands queued behind it are
+    /// it finds `polling` set and wakes the loop. The wake-up makes an eventfd the poll watches
+    /// readable until the loop reads it back, so a wake-up sent before the loop actually enters the
+    /// poll still ends it at once. The first wake-up clears `polling`: the commands queued behind it are
     /// drained in the same pass, so they need no wake-up of their own, and a busy loop (which does
     /// not poll) costs posters no system call at all.
     @discardableResult
@@ -338,7 +345,7 @@ final class CurlLoop: @unchecked Sendable {
             add(&inbox)
             if inbox.polling {
                 inbox.polling = false
-                curl_multi_wakeup(multi)
+                courier_wake_descriptor_signal(wakeDescriptor)
             }
             return true
         }
@@ -423,8 +430,7 @@ final class CurlLoop: @unchecked Sendable {
             }
             // Commands that arrived meanwhile (consumers just resumed post demand) are handled first.
             if inboxEmpty {
-                let polled = pollSockets(timeout: pollTimeout())
-                if polled != CURLM_OK { multiCallFailed("curl_multi_poll", polled) }
+                pollSockets(timeout: pollTimeout())
             }
         }
         tearDown(shutdownWaiters)
@@ -822,6 +828,8 @@ final class CurlLoop: @unchecked Sendable {
         curl_share_cleanup(share)
         curl_slist_free_all(resolveList)
         curl_slist_free_all(connectToList)
+        // The inbox is closed: no poster signals it any more.
+        close(wakeDescriptor)
         deferredResumptions.resumeAll()
         for waiter in waiters { waiter?.resume() }
     }

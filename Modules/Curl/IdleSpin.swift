@@ -1,9 +1,9 @@
 /// Whether the loop, left with no transfer after waking their consumers, waits a moment for the next
-/// command before it blocks in `curl_multi_poll`.
+/// command before it blocks in its poll.
 ///
 /// A consumer that reads a response and sends the next request (a client going one request at a
 /// time) posts its command a few microseconds after the loop woke it. When the loop has blocked by
-/// then, the command costs a wake-up through `curl_multi_wakeup` (a socket write) and a sleep and
+/// then, the command costs a wake-up through the loop's eventfd (a write) and a sleep and
 /// wake of the loop thread; on a virtual machine a wake-up of an idle CPU is the most expensive part
 /// of the round trip. Checking the inbox for ``budget`` first saves both when the command comes in
 /// time, and costs at most the budget when it does not.
@@ -12,7 +12,7 @@
 /// by one, and with no credit left the loop blocks at once, probing again every
 /// ``probeInterval``th time. A loop whose consumers take longer, or that serves occasional requests,
 /// soon stops spinning; one with other transfers running never spins (it has work to do, and
-/// `curl_multi_poll` returns for it at once). Loop thread only.
+/// its poll returns for it at once). Loop thread only.
 struct IdleSpin {
     /// How long the loop checks its inbox before blocking.
     static let budget = Duration.microseconds(50)

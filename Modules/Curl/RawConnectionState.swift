@@ -50,7 +50,8 @@ final class RawConnectionState {
 
     var url: URL { transfer.request.url }
 
-    /// The `curl_multi_poll` events to wait for on the socket: readable while the reader has room,
+    /// The poll events to wait for on the socket (`CURL_WAIT_POLLIN` and `CURL_WAIT_POLLOUT` have
+    /// `poll(2)`'s values): readable while the reader has room,
     /// writable while a write waits after `CURLE_AGAIN`.
     var pollEvents: Int16 {
         guard opening == nil, socket >= 0 else { return 0 }

@@ -43,6 +43,13 @@ CURLMcode courier_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option, vo
 CURLMcode courier_curl_multi_setopt_socket_function(CURLM *multi, curl_socket_callback _Nullable function);
 /// `CURL_SOCKET_TIMEOUT`, for `curl_multi_socket_action` on expired timers.
 extern const curl_socket_t courier_curl_socket_timeout;
+
+/// A non-blocking, close-on-exec eventfd for waking the loop's poll; -1 when none can be made.
+int courier_wake_descriptor_create(void);
+/// Makes the descriptor readable (any thread).
+void courier_wake_descriptor_signal(int descriptor);
+/// Reads the descriptor back to unreadable (the loop thread, after its poll).
+void courier_wake_descriptor_drain(int descriptor);
 CURLSHcode courier_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
 
 /// Names the loop thread. glibc declares it only under `_GNU_SOURCE`, which Swift's importer does not
