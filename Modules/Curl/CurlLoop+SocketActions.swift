@@ -10,7 +10,7 @@ internal import CCourierCurlShim
 /// Driving libcurl by socket (`curl_multi_socket_action`), on the loop thread.
 ///
 /// libcurl reports the sockets it wants watched through its socket callback, kept in the loop's
-/// poll set (``CurlSocketInterests``) beside the loop's wake-up descriptor; the loop polls that set
+/// poll set (``LoopPollSet``) beside the loop's wake-up descriptor; the loop polls that set
 /// itself, with libcurl's own timeout (`curl_multi_timeout`) as one bound, and hands each ready
 /// socket to `curl_multi_socket_action`, then runs libcurl's expired timers once
 /// (`CURL_SOCKET_TIMEOUT`, which also starts new transfers and continues unpaused ones). Other
@@ -75,7 +75,7 @@ extension CurlLoop {
             if descriptors[0].revents != 0 { courier_wake_descriptor_drain(wakeDescriptor) }
             let rawStart = 1 + pollSet.curlSocketCount
             for index in 1..<rawStart where descriptors[index].revents != 0 {
-                let mask = CurlSocketInterests.actionMask(revents: descriptors[index].revents)
+                let mask = LoopPollSet.actionMask(revents: descriptors[index].revents)
                 if mask != 0 { readyCurlSockets.append((descriptors[index].fd, mask)) }
             }
             for (offset, connection) in owners.enumerated() where descriptors[rawStart + offset].revents != 0 {

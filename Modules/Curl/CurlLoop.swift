@@ -202,8 +202,8 @@ final class CurlLoop: @unchecked Sendable {
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
-    /// What the loop polls: the wake-up descriptor and libcurl's sockets (``CurlSocketInterests``).
-    var pollSet: CurlSocketInterests
+    /// What the loop polls: the wake-up descriptor and libcurl's sockets (``LoopPollSet``).
+    var pollSet: LoopPollSet
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
@@ -224,7 +224,7 @@ final class CurlLoop: @unchecked Sendable {
             return nil
         }
         self.wakeDescriptor = wakeDescriptor
-        pollSet = CurlSocketInterests(wakeDescriptor: wakeDescriptor)
+        pollSet = LoopPollSet(wakeDescriptor: wakeDescriptor)
         self.configuration = configuration
         hasDiagnostics = configuration.hasDiagnosticsHandler
         admission = OriginAdmission(

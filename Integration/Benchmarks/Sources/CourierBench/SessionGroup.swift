@@ -126,9 +126,8 @@ enum SessionGroup {
             ("cpu_us_per_req", TransportGroup.rounded(median(own.values.map(\.cpuMicrosecondsPerRequest)), places: 1)),
             ("rss_mib", TransportGroup.rounded(median(own.values.map(\.rssMiB)), places: 1)),
         ]
-        let server = own.values.compactMap(\.serverCPUMicrosecondsPerRequest)
-        if server.count == own.count {
-            metrics.append(("server_cpu_us_per_req", TransportGroup.rounded(median(server), places: 1)))
+        if let server = TransportGroup.medianServerCPU(own.values) {
+            metrics.append(("server_cpu_us_per_req", TransportGroup.rounded(server, places: 1)))
         }
         if variant != .c { metrics += TransportGroup.ratios(own, against: figures[.c, default: [:]]) }
         func paired(with other: Variant, _ value: (TransportFigures, TransportFigures) -> Double) -> Double? {

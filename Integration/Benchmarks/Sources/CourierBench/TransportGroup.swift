@@ -375,16 +375,14 @@ enum TransportGroup {
         if workload.isDownload {
             metrics.append(("mib_per_s", median(runs.map(\.mebibytesPerSecond)).rounded()))
             metrics.append(("cpu_ms_per_req", rounded(median(runs.map(\.cpuMicrosecondsPerRequest)) / 1000, places: 1)))
-            let server = runs.compactMap(\.serverCPUMicrosecondsPerRequest)
-            if server.count == runs.count {
-                metrics.append(("server_cpu_ms_per_req", rounded(median(server) / 1000, places: 1)))
+            if let server = medianServerCPU(runs) {
+                metrics.append(("server_cpu_ms_per_req", rounded(server / 1000, places: 1)))
             }
         } else {
             metrics.append(("rps", median(runs.map(\.requestsPerSecond)).rounded()))
             metrics.append(("cpu_us_per_req", median(runs.map(\.cpuMicrosecondsPerRequest)).rounded()))
-            let server = runs.compactMap(\.serverCPUMicrosecondsPerRequest)
-            if server.count == runs.count {
-                metrics.append(("server_cpu_us_per_req", rounded(median(server), places: 1)))
+            if let server = medianServerCPU(runs) {
+                metrics.append(("server_cpu_us_per_req", rounded(server, places: 1)))
             }
         }
         metrics.append(("rss_mib", rounded(median(runs.map(\.rssMiB)), places: 1)))
@@ -408,6 +406,12 @@ enum TransportGroup {
             exit(2)
         }
         return reference
+    }
+
+    /// The median of the runs' server CPU per request in microseconds, when every run has one.
+    static func medianServerCPU<Runs: Collection<TransportFigures>>(_ runs: Runs) -> Double? {
+        let server = runs.compactMap(\.serverCPUMicrosecondsPerRequest)
+        return server.isEmpty || server.count != runs.count ? nil : median(server)
     }
 
     /// `ratio` and `cpu_ratio`: medians of each run's figures over the reference's run of the same

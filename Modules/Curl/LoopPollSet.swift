@@ -16,7 +16,7 @@ internal import CCourierCurl
 /// at concurrency 32) and the walk of the transfers that have nothing to do. The set is kept up to
 /// date as libcurl reports changes, so a pass polls it as it is: one `poll(2)` over exactly the
 /// descriptors that matter, with no list built per pass. Loop thread only.
-struct CurlSocketInterests {
+struct LoopPollSet {
     /// The wake-up descriptor at index 0, then libcurl's sockets in no particular order, then (only
     /// during a poll) the raw connections' sockets.
     private(set) var descriptors: [pollfd]
